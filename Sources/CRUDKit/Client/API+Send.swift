@@ -1,0 +1,190 @@
+import Foundation
+
+extension API {
+    /// The most attempts one request makes, whatever interceptors and the retry policy ask for.
+    public static let attemptLimit = 32
+
+    /// Sends a typed request through the whole pipeline and reads its answer.
+    ///
+    /// The request is built (URL under the base URL, default headers and query, body encoded with the API's
+    /// encoder), then each attempt is adapted by the interceptors, sent by the transport, validated by the
+    /// interceptors and by its status, and on failure decided on and perhaps retried.
+    ///
+    /// ```swift
+    /// let people = try await api.send(Request<[Person]>(.get, "people", query: ["age_gte": "30"]))
+    /// ```
+    /// - Returns: The answer as the request reads it.
+    /// - Throws: ``CRUDError``.
+    public func send<Response>(_ request: Request<Response>) async throws -> Response {
+        let built = try makeHTTPRequest(request)
+        let response = try await perform(built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy)
+        do {
+            return try request.decode(response, self)
+        } catch {
+            throw ResponseDecoding.failure(error, expected: Response.self, body: response.body)
+        }
+    }
+
+    /// Sends a request that is already built through the interceptors, the transport, validation and retries.
+    ///
+    /// The API's default headers and query are not added: the request goes as given, after the interceptors.
+    /// - Returns: The validated response (a success status unless an interceptor decided otherwise).
+    /// - Throws: ``CRUDError``.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try HeaderValidation.check(request.headers)
+        var request = request
+        if request.timeout == nil { request.timeout = configuration.timeout }
+        return try await perform(request, retryPolicy: configuration.retryPolicy)
+    }
+
+    /// The ``HTTPRequest`` a ``Request`` becomes before any interceptor: URL with the default and own query,
+    /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when configured, the timeout.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
+    ///   with CR/LF.
+    public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
+        let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
+        var headers = configuration.headers
+        if !request.headers.isEmpty { headers = headers.merging(request.headers) }
+        let (body, contentType) = try request.body.encoded(using: configuration.makeEncoder)
+        if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+        if !headers.contains("Accept") { headers["Accept"] = "application/json" }
+        if configuration.addsIdempotencyKeys, request.method == .post, !headers.contains("Idempotency-Key") {
+            headers["Idempotency-Key"] = UUID().uuidString
+        }
+        try HeaderValidation.check(headers)
+        return HTTPRequest(
+            method: request.method, url: url, headers: headers, body: body,
+            timeout: request.timeout ?? configuration.timeout)
+    }
+
+    // MARK: - The attempt loop
+
+    private func perform(_ request: HTTPRequest, retryPolicy: RetryPolicy) async throws -> HTTPResponse {
+        let clock = configuration.clock
+        let log = configuration.logHandler
+        let started = clock.now()
+        var failures: [CRUDError] = []
+        var attempt = 1
+        while true {
+            if Task.isCancelled { throw CRUDError.cancelled }
+            let context = InterceptorContext(
+                api: self, attempt: attempt, originalRequest: request, previousFailures: failures,
+                elapsed: clock.now() - started)
+            let sent = try await adapt(request, context: context)
+            let error: CRUDError
+            switch await attemptOnce(sent, context: context, log: log) {
+            case .success(let response): return response
+            case .failure(let failure): error = failure
+            }
+            if case .cancelled = error { throw error }
+            let delay = try await retryDelay(
+                for: sent, error: error, context: context, policy: retryPolicy, elapsed: clock.now() - started)
+            if let log {
+                log(event(.retrying(after: delay), sent, attempt: attempt))
+            }
+            if delay > .zero {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    throw CRUDError.cancelled
+                }
+            }
+            failures.append(error)
+            attempt += 1
+        }
+    }
+
+    /// Runs every interceptor's `adapt` and checks the headers they produced.
+    private func adapt(_ request: HTTPRequest, context: InterceptorContext) async throws -> HTTPRequest {
+        var adapted = request
+        let interceptors = configuration.interceptors
+        if !interceptors.isEmpty {
+            do {
+                for interceptor in interceptors {
+                    adapted = try await interceptor.adapt(adapted, context: context)
+                }
+            } catch {
+                throw CRUDError.fromAdapter(error)
+            }
+            try HeaderValidation.check(adapted.headers)
+        }
+        return adapted
+    }
+
+    /// Sends one attempt, logs it, and validates the response.
+    private func attemptOnce(
+        _ request: HTTPRequest,
+        context: InterceptorContext,
+        log: LogHandler?
+    ) async -> Result<HTTPResponse, CRUDError> {
+        let clock = configuration.clock
+        let sentAt = log == nil ? .zero : clock.now()
+        if let log { log(event(.requestSent, request, attempt: context.attempt)) }
+        let response: HTTPResponse
+        do {
+            response = try await configuration.transport.send(request)
+        } catch {
+            let failure = Task.isCancelled ? .cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+            if let log {
+                log(event(.failed(failure), request, attempt: context.attempt, duration: clock.now() - sentAt))
+            }
+            return .failure(failure)
+        }
+        if let log {
+            log(
+                event(
+                    .responseReceived(status: response.status), request, attempt: context.attempt,
+                    duration: clock.now() - sentAt, response: response))
+        }
+        do {
+            for interceptor in configuration.interceptors {
+                try interceptor.validate(response, for: request, context: context)
+            }
+        } catch {
+            return .failure(CRUDError.fromValidator(error, response: response))
+        }
+        return response.isSuccess ? .success(response) : .failure(CRUDError.fromStatus(response))
+    }
+
+    /// Asks the interceptors, then the retry policy, whether and when to send `request` again.
+    /// - Throws: The error to fail with when nobody retries.
+    private func retryDelay(
+        for request: HTTPRequest,
+        error: CRUDError,
+        context: InterceptorContext,
+        policy: RetryPolicy,
+        elapsed: Duration
+    ) async throws -> Duration {
+        guard context.attempt < Self.attemptLimit else { throw error }
+        for interceptor in configuration.interceptors {
+            if await interceptor.decide(on: error, for: request, context: context) == .stop { throw error }
+            switch await interceptor.retry(request, failedWith: error, context: context) {
+            case .retry(let delay): return delay
+            case .fail(let replacement): throw replacement
+            case .doNotRetry: continue
+            }
+        }
+        let decision = policy.decision(
+            for: request, failedWith: error, attempt: context.attempt, elapsed: elapsed,
+            now: configuration.clock.date())
+        guard case .retry(let delay) = decision else { throw error }
+        return delay
+    }
+
+    private func event(
+        _ kind: LogEvent.Kind,
+        _ request: HTTPRequest,
+        attempt: Int,
+        duration: Duration? = nil,
+        response: HTTPResponse? = nil
+    ) -> LogEvent {
+        let redaction = configuration.redaction
+        var headers: HTTPHeaders = [:]
+        if case .requestSent = kind { headers = redaction.redact(request.headers) }
+        if let response { headers = redaction.redact(response.headers) }
+        return LogEvent(
+            kind: kind, method: request.method, url: redaction.redact(request.url), headers: headers,
+            attempt: attempt, duration: duration, requestBodySize: request.body.data?.count ?? (request.body == .none ? 0 : nil),
+            responseBodySize: response?.body.count)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// An endpoint declared once: method, where, query, body, headers, and how to read the answer
+/// (in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`).
+///
+/// Send it with ``API/send(_:)-(Request<Response>)``. The answer is read as a `Decodable` type with the API's decoder,
+/// as raw `Data`, as the whole ``HTTPResponse``, as ``Okay``, or by a closure of your own.
+///
+/// ```swift
+/// extension Request where Response == [Person] {
+///     static func adults(page: Int) -> Self {
+///         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
+///     }
+/// }
+/// let adults = try await api.send(.adults(page: 1))
+/// let logout = Request<Okay>(.post, "session/logout")
+/// ```
+public struct Request<Response: Sendable>: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// Where the request goes.
+    public var endpoint: Endpoint
+    /// Query parameters, after the API's defaults (a name given here replaces a default of that name).
+    public var query: [URLQueryItem]
+    /// The body.
+    public var body: RequestBody
+    /// Headers, set over the API's default headers.
+    public var headers: HTTPHeaders
+    /// The idle timeout of this request; `nil` uses the API's.
+    public var timeout: TimeInterval?
+    /// The retry policy of this request; `nil` uses the API's.
+    public var retryPolicy: RetryPolicy?
+    /// Reads the answer from a successful, validated response.
+    public var decode: @Sendable (HTTPResponse, API) throws -> Response
+
+    /// Creates a request whose answer is read by `decode`.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    ///   - decode: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil,
+        decode: @escaping @Sendable (HTTPResponse, API) throws -> Response
+    ) {
+        self.method = method
+        self.endpoint = endpoint.endpoint
+        self.query = query.isEmpty ? [] : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        self.body = body
+        self.headers = headers
+        self.timeout = timeout
+        self.retryPolicy = nil
+        self.decode = decode
+    }
+}
+
+extension Request where Response: Decodable {
+    /// Creates a request whose answer is decoded as `Response` with the API's JSON decoder.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try api.configuration.makeDecoder().decode(Response.self, from: response.body)
+        }
+    }
+}
+
+extension Request where Response == Data {
+    /// Creates a request whose answer is the raw body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
+            response.body
+        }
+    }
+}
+
+extension Request where Response == HTTPResponse {
+    /// Creates a request whose answer is the whole response: status, headers and body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
+            response
+        }
+    }
+}
+
+extension Request where Response == Okay {
+    /// Creates a request whose answer is ``Okay`` when it succeeds, whatever the body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { _, _ in Okay() }
+    }
+}
