@@ -7,12 +7,12 @@ import Foundation
 /// as raw `Data`, as the whole ``HTTPResponse``, as ``Okay``, or by a closure of your own.
 ///
 /// ```swift
-/// extension Request where Response == [Person] {
-///     static func adults(page: Int) -> Self {
+/// enum PeopleEndpoints {
+///     static func adults(page: Int) -> Request<[Person]> {
 ///         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
 ///     }
 /// }
-/// let adults = try await api.send(.adults(page: 1))
+/// let adults = try await api.send(PeopleEndpoints.adults(page: 1))
 /// let logout = Request<Okay>(.post, "session/logout")
 /// ```
 public struct Request<Response: Sendable>: Sendable {
