@@ -4,8 +4,8 @@
 /// for it and is sent once more with the new token. Requests that start while a refresh runs wait for it too. A
 /// request is retried with a new token at most once, and when the refresh fails, every request waiting on it fails,
 /// with the refresh's error if it threw a ``CRUDError`` and with the original 401 otherwise. After a failed refresh
-/// no new refresh starts for the same token (so a dead session is not refreshed in a loop) until
-/// ``setToken(_:)`` gives a new one.
+/// no new refresh starts for the same token (so a dead session is not refreshed in a loop): later requests that
+/// fail with that token fail the same way, until ``setToken(_:)`` gives a new one.
 ///
 /// ```swift
 /// let auth = TokenRefresher(token: storedToken) { expired in
@@ -17,7 +17,8 @@
 public actor TokenRefresher: Interceptor {
     private var token: String?
     private var refreshing: Task<String, any Error>?
-    private var failedToken: String??
+    /// The token whose refresh failed, and the error it failed with (`nil`: not a ``CRUDError``).
+    private var failed: (token: String?, error: CRUDError?)?
     private let refresh: @Sendable (_ expired: String?) async throws -> String
     private let headerName: String
     private let scheme: String
@@ -53,7 +54,7 @@ public actor TokenRefresher: Interceptor {
     /// Replaces the token (after signing in again, say) and allows refreshing again.
     public func setToken(_ token: String?) {
         self.token = token
-        failedToken = nil
+        failed = nil
     }
 
     /// Sets the token header, after waiting for a refresh that is running.
@@ -81,7 +82,7 @@ public actor TokenRefresher: Interceptor {
         if let refreshing {
             task = refreshing
         } else {
-            if let failedToken, failedToken == token { return .doNotRetry }
+            if let failed, failed.token == token { return failed.error.map { .fail($0) } ?? .doNotRetry }
             task = startRefresh()
         }
         do {
@@ -118,9 +119,9 @@ public actor TokenRefresher: Interceptor {
         switch result {
         case .success(let newToken):
             token = newToken
-            failedToken = nil
-        case .failure:
-            failedToken = .some(expired)
+            failed = nil
+        case .failure(let error):
+            failed = (expired, error as? CRUDError)
         }
     }
 
