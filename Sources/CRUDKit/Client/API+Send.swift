@@ -120,21 +120,30 @@ extension API {
         let clock = configuration.clock
         let sentAt = log == nil ? .zero : clock.now()
         if let log { log(event(.requestSent, request, attempt: context.attempt)) }
+        let result = await sendAndValidate(request, context: context, log: log, sentAt: sentAt)
+        if let log, case .failure(let failure) = result {
+            log(event(.failed(failure), request, attempt: context.attempt, duration: clock.now() - sentAt))
+        }
+        return result
+    }
+
+    private func sendAndValidate(
+        _ request: HTTPRequest,
+        context: InterceptorContext,
+        log: LogHandler?,
+        sentAt: Duration
+    ) async -> Result<HTTPResponse, CRUDError> {
         let response: HTTPResponse
         do {
             response = try await configuration.transport.send(request)
         } catch {
-            let failure = Task.isCancelled ? .cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
-            if let log {
-                log(event(.failed(failure), request, attempt: context.attempt, duration: clock.now() - sentAt))
-            }
-            return .failure(failure)
+            return .failure(Task.isCancelled ? .cancelled : .fromTransport(error, timeout: request.timeout ?? 0))
         }
         if let log {
             log(
                 event(
                     .responseReceived(status: response.status), request, attempt: context.attempt,
-                    duration: clock.now() - sentAt, response: response))
+                    duration: configuration.clock.now() - sentAt, response: response))
         }
         do {
             for interceptor in configuration.interceptors {
