@@ -193,7 +193,8 @@ extension API {
         if let response { headers = redaction.redact(response.headers) }
         return LogEvent(
             kind: kind, method: request.method, url: redaction.redact(request.url), headers: headers,
-            attempt: attempt, duration: duration, requestBodySize: request.body.data?.count ?? (request.body == .none ? 0 : nil),
+            attempt: attempt, duration: duration,
+            requestBodySize: request.body.data?.count ?? (request.body == .none ? 0 : nil),
             responseBodySize: response?.body.count)
     }
 }

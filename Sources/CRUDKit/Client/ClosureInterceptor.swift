@@ -51,7 +51,9 @@ public struct ClosureInterceptor: Interceptor {
     }
 
     /// Runs the decide closure, if any.
-    public func decide(on error: CRUDError, for request: HTTPRequest, context: InterceptorContext) async
+    public func decide(
+        on error: CRUDError, for request: HTTPRequest, context: InterceptorContext
+    ) async
         -> FailureDecision
     {
         guard let decideOnFailure else { return .proceed }
@@ -59,7 +61,9 @@ public struct ClosureInterceptor: Interceptor {
     }
 
     /// Runs the retry closure, if any.
-    public func retry(_ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext) async
+    public func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    ) async
         -> RetryDecision
     {
         guard let retryRequest else { return .doNotRetry }

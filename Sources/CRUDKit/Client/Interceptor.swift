@@ -50,12 +50,16 @@ extension Interceptor {
     public func validate(_ response: HTTPResponse, for request: HTTPRequest, context: InterceptorContext) throws {}
 
     /// Lets the failure go on.
-    public func decide(on error: CRUDError, for request: HTTPRequest, context: InterceptorContext) async
+    public func decide(
+        on error: CRUDError, for request: HTTPRequest, context: InterceptorContext
+    ) async
         -> FailureDecision
     { .proceed }
 
     /// Has no opinion: the next interceptor or the retry policy decides.
-    public func retry(_ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext) async
+    public func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    ) async
         -> RetryDecision
     { .doNotRetry }
 }

@@ -22,9 +22,10 @@ public struct Redaction: Sendable, Hashable {
     ///   - headers: Header names to hide besides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
     ///   - queryParameters: Query parameter names whose values are hidden.
     public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
-        headerNames = Set((headers.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map {
-            $0.lowercased()
-        })
+        headerNames = Set(
+            (headers.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map {
+                $0.lowercased()
+            })
         queryParameterNames = Set(queryParameters.map { $0.lowercased() })
     }
 

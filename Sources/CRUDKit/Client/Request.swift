@@ -53,7 +53,8 @@ public struct Request<Response: Sendable>: Sendable {
     ) {
         self.method = method
         self.endpoint = endpoint.endpoint
-        self.query = query.isEmpty ? [] : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        self.query =
+            query.isEmpty ? [] : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         self.body = body
         self.headers = headers
         self.timeout = timeout

@@ -67,7 +67,9 @@ public actor TokenRefresher: Interceptor {
     }
 
     /// On an expired-token status, refreshes once (or joins the refresh running) and retries the request once.
-    public func retry(_ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext) async
+    public func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    ) async
         -> RetryDecision
     {
         guard case .httpStatus(let response) = error, statuses.contains(response.status) else { return .doNotRetry }

@@ -49,7 +49,8 @@ enum PeopleEndpoints {
             Request<Int>(.get, "count") { response, _ in
                 let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Int]
                 guard let count = object?["count"] else {
-                    throw CRUDError.decoding(.init(keyPath: "count", expected: "Int", found: "nothing", body: response.body))
+                    throw CRUDError.decoding(
+                        .init(keyPath: "count", expected: "Int", found: "nothing", body: response.body))
                 }
                 return count
             })
@@ -67,7 +68,8 @@ enum PeopleEndpoints {
     }
 
     @Test func decodingFailuresNameTheKeyPathTypeAndBody() async throws {
-        let body = #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
+        let body =
+            #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
         struct Page: Decodable, Sendable { var results: [Person] }
         let api = API(baseURL: testBase, transport: StubTransport(json: body))
         let error = await crudError { try await api.get("people", as: Page.self) }

@@ -14,7 +14,9 @@ final class StubTransport: Transport {
     }
 
     /// A transport that answers every request the same way.
-    convenience init(status: Int = 200, json: String = "{}", headers: HTTPHeaders = ["Content-Type": "application/json"]) {
+    convenience init(
+        status: Int = 200, json: String = "{}", headers: HTTPHeaders = ["Content-Type": "application/json"]
+    ) {
         self.init { request, _ in
             HTTPResponse(status: status, headers: headers, body: Data(json.utf8), url: request.url)
         }
@@ -110,7 +112,9 @@ extension CRUDError {
 }
 
 /// Runs `body` and returns the `CRUDError` it threw (failing the test if it threw nothing or something else).
-func crudError(_ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation) async -> CRUDError? {
+func crudError(
+    _ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation
+) async -> CRUDError? {
     do {
         _ = try await body()
         Issue.record("expected a CRUDError, got a value", sourceLocation: sourceLocation)

@@ -24,7 +24,9 @@ private struct Tracing: Interceptor {
         return .proceed
     }
 
-    func retry(_ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext) async
+    func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    ) async
         -> RetryDecision
     {
         trace.withLock { $0.append("retry \(name)") }
@@ -137,7 +139,9 @@ private struct ErrorBodyValidator: Interceptor {
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport,
-                interceptors: [.retry { _, _, context in context.attempt < 3 ? .retry(after: .seconds(2)) : .doNotRetry }],
+                interceptors: [
+                    .retry { _, _, context in context.attempt < 3 ? .retry(after: .seconds(2)) : .doNotRetry }
+                ],
                 clock: clock))
         _ = try? await api.post("jobs")
         #expect(transport.count == 3)

@@ -28,7 +28,10 @@ import Testing
             case .retrying(let delay): "retrying after \(delay)"
             }
         }
-        #expect(kinds == ["sent", "received 503", "failed httpStatus(503)", "retrying after 1.0 seconds", "sent", "received 200"])
+        #expect(
+            kinds == [
+                "sent", "received 503", "failed httpStatus(503)", "retrying after 1.0 seconds", "sent", "received 200",
+            ])
         #expect(logged.map(\.attempt) == [1, 1, 1, 1, 2, 2])
         #expect(logged.allSatisfy { $0.method == .put })
         #expect(logged.allSatisfy { $0.url == "https://api.example.com/v1/people/1?api_key=REDACTED" })

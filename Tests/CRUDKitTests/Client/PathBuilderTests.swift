@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func segmentsStayOneSegment() throws {
-        #expect(try builder.url(segments: ["people", "../admin"]).absoluteString == "https://x.test/v1/people/..%2Fadmin")
+        #expect(
+            try builder.url(segments: ["people", "../admin"]).absoluteString == "https://x.test/v1/people/..%2Fadmin")
         #expect(try builder.url(segments: ["people", "a/b"]).absoluteString == "https://x.test/v1/people/a%2Fb")
         #expect(try builder.url(segments: ["people", ".."]).absoluteString == "https://x.test/v1/people/%2E%2E")
         #expect(try builder.url(segments: ["people", "."]).absoluteString == "https://x.test/v1/people/%2E")

@@ -94,7 +94,8 @@ import Testing
             self.clock.advance(.seconds(4))  // each attempt takes 4 s
             return jsonResponse("{}", status: 502)
         }
-        let policy = RetryPolicy(maxAttempts: 100, initialDelay: .seconds(1), multiplier: 1, jitter: 0, maxTotalTime: .seconds(12))
+        let policy = RetryPolicy(
+            maxAttempts: 100, initialDelay: .seconds(1), multiplier: 1, jitter: 0, maxTotalTime: .seconds(12))
         _ = await crudError { try await api(transport, policy).get("people") }
         // attempt 1 ends at 4 s, waits to 5; attempt 2 ends at 9, waits to 10; attempt 3 ends at 14: over.
         #expect(transport.count == 3)

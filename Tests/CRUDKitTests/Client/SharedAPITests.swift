@@ -7,7 +7,8 @@ import Testing
 @Suite struct SharedAPITests {
     @Test func configureInstallsTheDefault() async throws {
         let transport = StubTransport(json: "{}")
-        let installed = CRUDKit.configure(baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
+        let installed = CRUDKit.configure(
+            baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
         #expect(installed.baseURL == testBase)
         // Other suites may install their own default meanwhile: read ours through a task-local scope.
         try await API.withShared(installed) {
@@ -31,7 +32,8 @@ import Testing
             for await _ in entered { break }
             // Replace the default while the request waits in the transport.
             let second = StubTransport(json: "{}")
-            let new = API(baseURL: URL(string: "https://other.example.com")!, headers: ["X-Version": "new"], transport: second)
+            let new = API(
+                baseURL: URL(string: "https://other.example.com")!, headers: ["X-Version": "new"], transport: second)
             try await API.withShared(new) {
                 releaser.yield()
                 let response = try await running.value
