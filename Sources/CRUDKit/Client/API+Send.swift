@@ -15,6 +15,7 @@ extension API {
     /// ```
     /// - Returns: The answer as the request reads it.
     /// - Throws: ``CRUDError``.
+    @discardableResult
     public func send<Response>(_ request: Request<Response>) async throws -> Response {
         let built = try makeHTTPRequest(request)
         let response = try await perform(built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy)
@@ -30,6 +31,7 @@ extension API {
     /// The API's default headers and query are not added: the request goes as given, after the interceptors.
     /// - Returns: The validated response (a success status unless an interceptor decided otherwise).
     /// - Throws: ``CRUDError``.
+    @discardableResult
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try HeaderValidation.check(request.headers)
         var request = request
