@@ -47,10 +47,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// The text of `url` with secret query values and any password replaced by ``placeholder``.
     public func redact(_ url: URL) -> String {
-        var text = url.absoluteString
-        if let password = url.password, !password.isEmpty, let range = text.range(of: ":" + password + "@") {
-            text.replaceSubrange(range, with: ":" + Self.placeholder + "@")
-        }
+        let text = Self.hidingPassword(url.absoluteString)
         guard !queryParameterNames.isEmpty, let question = text.firstIndex(of: "?") else { return text }
         var end = text.endIndex
         if let hash = text[question...].firstIndex(of: "#") { end = hash }
@@ -63,5 +60,17 @@ public struct Redaction: Sendable, Hashable {
             return rawName + "=" + Self.placeholder
         }
         return String(text[...question]) + parts.joined(separator: "&") + String(text[end...])
+    }
+
+    /// `text` with the password of its user info (`https://user:secret@host`) replaced by ``placeholder``.
+    private static func hidingPassword(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let authorityEnd =
+            text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        let authority = text[scheme.upperBound..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+            return text
+        }
+        return String(text[..<authority.index(after: colon)]) + placeholder + String(text[at...])
     }
 }

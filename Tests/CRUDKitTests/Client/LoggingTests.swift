@@ -71,6 +71,9 @@ import Testing
                   -H 'X-Quote: it'\\''s' \\
                   --data-binary '{"name":"O'\\''Brien"}'
                 """)
+        let encoded = URL(string: "https://me:p%40ss%3Aw@x.test/a?b=c")!
+        #expect(Redaction.standard.redact(encoded) == "https://me:REDACTED@x.test/a?b=c")
+        #expect(Redaction.standard.redact(URL(string: "https://me@x.test/a@b")!) == "https://me@x.test/a@b")
         let get = HTTPRequest(method: .get, url: testBase)
         #expect(get.cURLDescription() == "curl 'https://api.example.com/v1'")
         let head = HTTPRequest(method: .head, url: testBase, body: .file(URL(fileURLWithPath: "/tmp/a b")))
