@@ -18,7 +18,7 @@ extension Future {
     ///   - queue: Where the callback runs; `nil` for the future's queue.
     ///   - callback: Receives the value or the error.
     /// - Returns: This future, to chain more callbacks.
-    @discardableResult
+    @inlinable @discardableResult
     public func onComplete(
         on queue: DispatchQueue? = nil,
         _ callback: @escaping @Sendable (Result<Value, any Error>) -> Void
@@ -34,7 +34,7 @@ extension Future {
     ///   - queue: Where the callback runs; `nil` for the future's queue.
     ///   - callback: Receives the value.
     /// - Returns: This future, to chain more callbacks.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSuccess(
         on queue: DispatchQueue? = nil,
         _ callback: @escaping @Sendable (Value) -> Void
@@ -51,7 +51,7 @@ extension Future {
     ///   - queue: Where the callback runs; `nil` for the future's queue.
     ///   - callback: Receives the error.
     /// - Returns: This future, to chain more callbacks.
-    @discardableResult
+    @inlinable @discardableResult
     public func onFailure(
         on queue: DispatchQueue? = nil,
         _ callback: @escaping @Sendable (any Error) -> Void
@@ -69,7 +69,7 @@ extension Future {
     /// belongs in ``onComplete(on:_:)``.
     /// - Parameter callback: Receives the value or the error.
     /// - Returns: This future, to chain more callbacks.
-    @discardableResult
+    @inlinable @discardableResult
     public func onCompleteInline(_ callback: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Future<Value> {
         observe(callback)
         return self

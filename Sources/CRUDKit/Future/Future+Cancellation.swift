@@ -23,11 +23,13 @@ extension Future {
     /// let name = request.map { $0.firstName }
     /// name.cancel()       // `request` has no other observer: it is cancelled too
     /// ```
+    @inlinable
     public func cancel() {
         complete(with: .failure(CRUDError.cancelled), cancelled: true)
     }
 
     /// Whether the future was completed by ``cancel()`` (directly, through a chain, or from a cancelled `Task`).
+    @inlinable
     public var isCancelled: Bool {
         state.withLock { $0.wasCancelled }
     }
@@ -35,6 +37,7 @@ extension Future {
     /// Registers `handler` to run if the future is cancelled while pending.
     ///
     /// It runs at once if the future has already been cancelled, and never if it completed otherwise.
+    @inlinable
     func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state in
             guard state.result == nil else { return state.wasCancelled }
@@ -46,6 +49,7 @@ extension Future {
 
     /// Takes back the interest of one observer (a cancelled derived future); cancels the future when nothing
     /// is interested in it any more and it is still pending.
+    @inlinable
     func withdrawInterest() {
         let abandoned = state.withLock { state in
             state.interest -= 1

@@ -12,6 +12,7 @@ extension Future {
     /// ```
     /// - Parameter transform: Turns the value into the new future's value; may throw.
     /// - Returns: A future of the transformed value.
+    @inlinable
     public func map<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
@@ -33,6 +34,7 @@ extension Future {
     /// Cancelling the new future withdraws its interest from this future and from the one `transform` made.
     /// - Parameter transform: Makes the next future from the value; may throw to fail the result.
     /// - Returns: A future that completes as the future `transform` made does.
+    @inlinable
     public func flatMap<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
@@ -57,6 +59,7 @@ extension Future {
     /// ```
     /// - Parameter transform: Turns the error into the one the new future fails with.
     /// - Returns: A future with the same value or the transformed error.
+    @inlinable
     public func mapError(_ transform: @escaping @Sendable (any Error) -> any Error) -> Future<Value> {
         derive { result, derived in
             derived.complete(with: result.mapError { transform($0) })
@@ -70,6 +73,7 @@ extension Future {
     /// ```
     /// - Parameter transform: Turns the error into a value, or throws to fail the new future.
     /// - Returns: A future that succeeds unless `transform` throws.
+    @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Value) -> Future<Value> {
         derive { result, derived in
             derived.complete(with: result.flatMapError { error in Result { try transform(error) } })
@@ -83,6 +87,7 @@ extension Future {
     /// ```
     /// - Parameter transform: Makes a fallback future from the error; may throw to fail the result.
     /// - Returns: A future with this future's value or the fallback's outcome.
+    @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Future<Value>) -> Future<Value> {
         derive { result, derived in
             switch result {
@@ -144,6 +149,7 @@ extension Future {
 
     /// A new pending future, completed by `body` when this one completes; cancelling it withdraws its
     /// interest from this future.
+    @inlinable
     func derive<NewValue>(
         _ body: @escaping @Sendable (Outcome, Future<NewValue>) -> Void
     ) -> Future<NewValue> {
@@ -155,6 +161,7 @@ extension Future {
     }
 
     /// Completes this future as `upstream` completes; cancelling this one withdraws its interest from `upstream`.
+    @inlinable
     func follow(_ upstream: Future<Value>) {
         upstream.observe { self.complete(with: $0) }
         addCancelHandler { upstream.withdrawInterest() }

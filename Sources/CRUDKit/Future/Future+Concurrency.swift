@@ -39,6 +39,7 @@ extension Future {
     /// let person = try await Person.read(id: 12).value
     /// ```
     /// - Throws: The error the future failed with.
+    @inlinable
     public var value: Value {
         get async throws {
             try await result.get()
@@ -48,6 +49,7 @@ extension Future {
     /// The outcome, once the future completes.
     ///
     /// Cancelling the awaiting `Task` cancels the future (see ``cancel()``).
+    @inlinable
     public var result: Result<Value, any Error> {
         get async {
             if let result = completedResult { return result }

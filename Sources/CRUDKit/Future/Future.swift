@@ -24,18 +24,19 @@ import Dispatch
 /// A future is safe to share between threads; all of its state sits behind one lock.
 public final class Future<Value: Sendable>: Sendable {
     /// A completed future's outcome.
-    typealias Outcome = Result<Value, any Error>
+    @usableFromInline typealias Outcome = Result<Value, any Error>
 
     /// The queue callbacks use when none is given per call; `nil` falls back to the program-wide default.
-    let callbackQueue: DispatchQueue?
+    @usableFromInline let callbackQueue: DispatchQueue?
 
     /// Everything that changes, behind the future's one lock.
-    let state: Locked<State>
+    @usableFromInline let state: InlinableLocked<State>
 
     /// Creates a pending future; only a ``Promise`` or a combinator completes it.
+    @inlinable
     init(callbackQueue: DispatchQueue?) {
         self.callbackQueue = callbackQueue
-        self.state = Locked(State())
+        self.state = InlinableLocked(State())
     }
 
     /// Creates a future that has already completed with `result`.
@@ -43,11 +44,12 @@ public final class Future<Value: Sendable>: Sendable {
     ///   - result: The outcome.
     ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
     ///     `Future.defaultCallbackQueue`.
+    @inlinable
     public init(result: Result<Value, any Error>, callbackQueue: DispatchQueue? = nil) {
         self.callbackQueue = callbackQueue
         var state = State()
         state.result = result
-        self.state = Locked(state)
+        self.state = InlinableLocked(state)
     }
 
     /// Creates a future that has already succeeded with `value`.
@@ -55,6 +57,7 @@ public final class Future<Value: Sendable>: Sendable {
     ///   - value: The value.
     ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
     ///     `Future.defaultCallbackQueue`.
+    @inlinable
     public convenience init(value: Value, callbackQueue: DispatchQueue? = nil) {
         self.init(result: .success(value), callbackQueue: callbackQueue)
     }
@@ -64,16 +67,19 @@ public final class Future<Value: Sendable>: Sendable {
     ///   - error: The failure.
     ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
     ///     `Future.defaultCallbackQueue`.
+    @inlinable
     public convenience init(error: any Error, callbackQueue: DispatchQueue? = nil) {
         self.init(result: .failure(error), callbackQueue: callbackQueue)
     }
 
     /// Whether the future has completed, with a value or an error.
+    @inlinable
     public var isCompleted: Bool {
         state.withLock { $0.result != nil }
     }
 
     /// The outcome if the future has completed, without waiting.
+    @inlinable
     var completedResult: Outcome? {
         state.withLock { $0.result }
     }
@@ -84,7 +90,7 @@ public final class Future<Value: Sendable>: Sendable {
     ///
     /// Cancellation handlers run only when `cancelled` is true; then every observer is handed `result`,
     /// in registration order.
-    @discardableResult
+    @inlinable @discardableResult
     func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
         let taken: (observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>)? = state.withLock {
             state in
@@ -112,7 +118,8 @@ public final class Future<Value: Sendable>: Sendable {
     ///
     /// While delivery runs, new registrations queue up behind it, so callbacks keep their registration order
     /// even when one is added from another thread during delivery.
-    private func deliver(_ observers: SmallList<Observer>, _ result: Outcome) {
+    @inlinable
+    func deliver(_ observers: SmallList<Observer>, _ result: Outcome) {
         var batch = observers
         while true {
             Observer.run(batch, with: result)
@@ -129,6 +136,7 @@ public final class Future<Value: Sendable>: Sendable {
     // MARK: - Observing
 
     /// Registers `observer`; it runs at once (or on its queue) when the future has already completed.
+    @inlinable
     func add(_ observer: Observer) {
         let ready: Outcome? = state.withLock { state in
             state.interest += 1
@@ -142,6 +150,7 @@ public final class Future<Value: Sendable>: Sendable {
     }
 
     /// Runs `body` on the completing thread, with no queue hop: the plumbing of combinators and `await`.
+    @inlinable
     func observe(_ body: @escaping @Sendable (Outcome) -> Void) {
         add(Observer(queue: nil, callback: body))
     }
@@ -149,28 +158,39 @@ public final class Future<Value: Sendable>: Sendable {
     // MARK: - State
 
     /// The mutable part of a future, guarded by `state`'s lock.
+    @usableFromInline
     struct State {
         /// The outcome, once completed.
-        var result: Outcome?
+        @usableFromInline var result: Outcome?
         /// Callbacks waiting for the outcome, in registration order.
-        var observers: SmallList<Observer> = .none
+        @usableFromInline var observers: SmallList<Observer> = .none
         /// Run by ``Future/cancel()`` while the future is pending; dropped on any other completion.
-        var cancelHandlers: SmallList<@Sendable () -> Void> = .none
+        @usableFromInline var cancelHandlers: SmallList<@Sendable () -> Void> = .none
         /// How many observers and derived futures have registered; see ``Future/withdrawInterest()``.
-        var interest = 0
+        @usableFromInline var interest = 0
         /// Whether a completing thread is still handing the outcome to observers.
-        var isDelivering = false
+        @usableFromInline var isDelivering = false
         /// Whether the completion came from ``Future/cancel()``.
-        var wasCancelled = false
+        @usableFromInline var wasCancelled = false
+
+        @inlinable init() {}
     }
 
     /// One registered callback and where it runs (`nil`: inline, on the completing thread).
+    @usableFromInline
     struct Observer: Sendable {
-        let queue: DispatchQueue?
-        let callback: @Sendable (Outcome) -> Void
+        @usableFromInline let queue: DispatchQueue?
+        @usableFromInline let callback: @Sendable (Outcome) -> Void
+
+        @inlinable
+        init(queue: DispatchQueue?, callback: @escaping @Sendable (Outcome) -> Void) {
+            self.queue = queue
+            self.callback = callback
+        }
 
         /// Runs `observers` in order: inline ones at once, and each run of consecutive observers that share a
         /// queue as one block on that queue, so they keep their order even on a concurrent queue.
+        @inlinable
         static func run(_ observers: SmallList<Observer>, with result: Outcome) {
             switch observers {
             case .none:

@@ -23,6 +23,7 @@ extension Future where Value == Void {
 
 extension Future {
     /// The queue a callback registered now runs on: the one given, else the future's, else the default.
+    @usableFromInline
     func resolvedQueue(_ queue: DispatchQueue?) -> DispatchQueue {
         queue ?? callbackQueue ?? defaultQueue.withLock { $0 }
     }

@@ -21,27 +21,28 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Creates a pending promise.
     /// - Parameter callbackQueue: Where the future's callbacks run when no queue is given per call, inherited
     ///   by the futures derived from it; `nil` means `Future.defaultCallbackQueue`.
+    @inlinable
     public init(callbackQueue: DispatchQueue? = nil) {
         future = Future(callbackQueue: callbackQueue)
     }
 
     /// Completes the future with `value`.
     /// - Returns: Whether this call completed the future (`false` if it had already completed).
-    @discardableResult
+    @inlinable @discardableResult
     public func succeed(_ value: Value) -> Bool {
         future.complete(with: .success(value))
     }
 
     /// Completes the future with `error`.
     /// - Returns: Whether this call completed the future (`false` if it had already completed).
-    @discardableResult
+    @inlinable @discardableResult
     public func fail(_ error: any Error) -> Bool {
         future.complete(with: .failure(error))
     }
 
     /// Completes the future with `result`.
     /// - Returns: Whether this call completed the future (`false` if it had already completed).
-    @discardableResult
+    @inlinable @discardableResult
     public func complete(with result: Result<Value, any Error>) -> Bool {
         future.complete(with: result)
     }
@@ -56,10 +57,12 @@ public struct Promise<Value: Sendable>: Sendable {
     /// let task = session.dataTask(with: url) { data, _, error in … }
     /// promise.onCancel { task.cancel() }
     /// ```
+    @inlinable
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         future.addCancelHandler(handler)
     }
 
     /// Whether the future has been cancelled: long work may check it between steps.
+    @inlinable
     public var isCancelled: Bool { future.isCancelled }
 }

@@ -1,16 +1,19 @@
 /// A list that stores zero or one element without allocating: most futures have at most one observer.
+@usableFromInline
 enum SmallList<Element> {
     case none
     case one(Element)
     case many([Element])
 
     /// Whether the list holds nothing.
+    @inlinable
     var isEmpty: Bool {
         if case .none = self { return true }
         return false
     }
 
     /// Adds `element` at the end.
+    @inlinable
     mutating func append(_ element: Element) {
         switch self {
         case .none:
@@ -25,6 +28,7 @@ enum SmallList<Element> {
     }
 
     /// Calls `body` on each element, in order.
+    @inlinable
     func forEach(_ body: (Element) -> Void) {
         switch self {
         case .none: return
