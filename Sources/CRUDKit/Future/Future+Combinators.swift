@@ -17,7 +17,8 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
         if let result = completedResult {
-            return Future<NewValue>(result: result.flatMap { value in Result { try transform(value) } },
+            return Future<NewValue>(
+                result: result.flatMap { value in Result { try transform(value) } },
                 callbackQueue: callbackQueue)
         }
         return derive { result, derived in

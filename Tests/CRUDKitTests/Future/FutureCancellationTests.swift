@@ -117,7 +117,9 @@ import FoundationNetworking
     @Test func cancellingAFlatMapBeforeItsUpstreamCompletesCancelsTheUpstream() async {
         let upstream = Promise<Int>()
         let made = Recorder<Int>()
-        let chained = upstream.future.flatMap { value in made.record(value); return Future(value: value) }
+        let chained = upstream.future.flatMap { value in
+            made.record(value); return Future(value: value)
+        }
         chained.cancel()
         #expect(upstream.future.isCancelled)
         #expect(made.elements.isEmpty)

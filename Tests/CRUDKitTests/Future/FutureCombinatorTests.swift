@@ -16,7 +16,9 @@ import Testing
 
     @Test func mapPassesAFailureThroughWithoutCallingTheTransform() async {
         let called = Recorder<Int>()
-        let mapped = Future<Int>(error: TestError(code: 1)).map { called.record($0); return $0 }
+        let mapped = Future<Int>(error: TestError(code: 1)).map {
+            called.record($0); return $0
+        }
         #expect(await mapped.result.failure as? TestError == TestError(code: 1))
         #expect(called.elements.isEmpty)
     }
@@ -26,8 +28,9 @@ import Testing
         let mapped = promise.future.map { _ -> Int in throw TestError(code: 2) }
         promise.succeed(1)
         #expect(await mapped.result.failure as? TestError == TestError(code: 2))
-        #expect(await Future(value: 1).map { _ -> Int in throw TestError(code: 4) }.result.failure as? TestError
-            == TestError(code: 4))
+        #expect(
+            await Future(value: 1).map { _ -> Int in throw TestError(code: 4) }.result.failure as? TestError
+                == TestError(code: 4))
     }
 
     // MARK: - flatMap

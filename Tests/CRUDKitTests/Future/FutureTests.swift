@@ -27,9 +27,13 @@ import Testing
         await confirmation(expectedCount: 2) { called in
             let done = Promise<Void>()
             promise.future
-                .onSuccess { recorder.record("success \($0)"); called() }
+                .onSuccess {
+                    recorder.record("success \($0)"); called()
+                }
                 .onFailure { _ in recorder.record("failure") }
-                .onComplete { _ in called(); done.succeed(()) }
+                .onComplete { _ in
+                    called(); done.succeed(())
+                }
             promise.succeed(5)
             _ = await done.future.result
         }
