@@ -30,13 +30,13 @@ public final class Future<Value: Sendable>: Sendable {
     @usableFromInline let callbackQueue: DispatchQueue?
 
     /// Everything that changes, behind the future's one lock.
-    @usableFromInline let state: InlinableLocked<State>
+    @usableFromInline let state: Locked<State>
 
     /// Creates a pending future; only a ``Promise`` or a combinator completes it.
     @inlinable
     init(callbackQueue: DispatchQueue?) {
         self.callbackQueue = callbackQueue
-        self.state = InlinableLocked(State())
+        self.state = Locked(State())
     }
 
     /// Creates a future that has already completed with `result`.
@@ -49,7 +49,7 @@ public final class Future<Value: Sendable>: Sendable {
         self.callbackQueue = callbackQueue
         var state = State()
         state.result = result
-        self.state = InlinableLocked(state)
+        self.state = Locked(state)
     }
 
     /// Creates a future that has already succeeded with `value`.
