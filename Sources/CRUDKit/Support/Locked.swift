@@ -30,7 +30,8 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformLock> {
 ///
 /// The `Mutex` of the Synchronization module needs macOS 15 / iOS 18; this small type gives the same
 /// `withLock` discipline on every platform CRUDKit supports (`os_unfair_lock` on Apple platforms,
-/// `pthread_mutex_t` elsewhere). Copies of a `Locked` share the same storage.
+/// `pthread_mutex_t` elsewhere). Copies of a `Locked` share the same storage. It is `@usableFromInline` so that
+/// `@inlinable` code (the `Future` hot path) can be specialised by callers.
 ///
 /// ```swift
 /// let counter = Locked(0)
@@ -38,10 +39,12 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformLock> {
 /// ```
 // Safety: `Locked` is `@unchecked Sendable` because the only access to the stored value is through
 // `withLock`, which holds the platform lock (`PlatformLock`) stored beside it for the whole closure.
+@usableFromInline
 package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<Value>
 
     /// Creates a lock guarding `value`.
+    @inlinable
     package init(_ value: Value) {
         let buffer = LockedStorage<Value>.create(minimumCapacity: 1) { _ in value }
         storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)

@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Future {
+    /// Completes the future with ``CRUDError/cancelled`` if it is still pending, and stops the work behind it.
+    ///
+    /// Cancelling runs the handlers its producer registered with ``Promise/onCancel(_:)`` (the HTTP layer
+    /// cancels its request there), cancels the `Task` of a future made with ``init(callbackQueue:priority:_:)``,
+    /// and then hands the error to every callback. A future that has already completed is not changed.
+    ///
+    /// **Through chains**, cancellation travels upstream by interest: a future made by a combinator
+    /// (``map(_:)``, ``flatMap(_:)``, ``mapError(_:)``, ``recover(_:)``, ``zip(_:)``, ``all(_:)``,
+    /// ``firstCompleted(of:)``) withdraws its interest from the futures it waits on when it is cancelled, and
+    /// a pending future that no observer is interested in any more is cancelled in turn. So cancelling the end
+    /// of `read().map(decode)` cancels the request, while a future that something else still observes (a
+    /// callback, an `await`, another derived future) keeps going for that observer.
+    ///
+    /// ```swift
+    /// let request = Person.read(id: 12)
+    /// let name = request.map { $0.firstName }
+    /// name.cancel()       // `request` has no other observer: it is cancelled too
+    /// ```
+    @inlinable
+    public func cancel() {
+        complete(with: .failure(CRUDError.cancelled), cancelled: true)
+    }
+
+    /// Whether the future was completed by ``cancel()`` (directly, through a chain, or from a cancelled `Task`).
+    @inlinable
+    public var isCancelled: Bool {
+        state.withLock { $0.wasCancelled }
+    }
+
+    /// Registers `handler` to run if the future is cancelled while pending.
+    ///
+    /// It runs at once if the future has already been cancelled, and never if it completed otherwise.
+    @inlinable
+    func addCancelHandler(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            guard state.result == nil else { return state.wasCancelled }
+            state.cancelHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Takes back the interest of one observer (a cancelled derived future); cancels the future when nothing
+    /// is interested in it any more and it is still pending.
+    @inlinable
+    func withdrawInterest() {
+        let abandoned = state.withLock { state in
+            state.interest -= 1
+            return state.interest <= 0 && state.result == nil
+        }
+        if abandoned { cancel() }
+    }
+
+    /// The error a future fails with when its work threw `error`: the cancellation errors of Swift concurrency
+    /// and of URLSession become ``CRUDError/cancelled``; every other error is kept as it is.
+    static func normalized(_ error: any Error) -> any Error {
+        if error is CancellationError { return CRUDError.cancelled }
+        if let urlError = error as? URLError, urlError.code == .cancelled { return CRUDError.cancelled }
+        return error
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+
+extension Future {
+    /// A future of every value, in the order of `futures`, once all succeed; it fails with the first failure.
+    ///
+    /// An empty array gives an array at once. The result uses the first future's callback queue. Cancelling
+    /// it withdraws its interest from every input (see ``cancel()``).
+    ///
+    /// ```swift
+    /// let people: Future<[Person]> = Future.all([Person.read(id: 1), Person.read(id: 2)])
+    /// ```
+    /// - Parameter futures: The futures to wait for.
+    /// - Returns: A future of their values, in input order.
+    public static func all(_ futures: [Future<Value>]) -> Future<[Value]> {
+        guard !futures.isEmpty else { return Future<[Value]>(value: []) }
+        let derived = Future<[Value]>(callbackQueue: futures[0].callbackQueue)
+        let collected = Locked((values: [Value?](repeating: nil, count: futures.count), remaining: futures.count))
+        for (index, future) in futures.enumerated() {
+            future.observe { result in
+                switch result {
+                case .failure(let error):
+                    derived.complete(with: .failure(error))
+                case .success(let value):
+                    let values: [Value]? = collected.withLock { collected in
+                        collected.values[index] = value
+                        collected.remaining -= 1
+                        return collected.remaining == 0 ? collected.values.compactMap { $0 } : nil
+                    }
+                    if let values { derived.complete(with: .success(values)) }
+                }
+            }
+        }
+        derived.addCancelHandler { futures.forEach { $0.withdrawInterest() } }
+        return derived
+    }
+
+    /// The same as ``all(_:)``: a future of every value, in input order.
+    /// - Parameter futures: The futures to wait for.
+    /// - Returns: A future of their values, in input order.
+    public static func sequence(_ futures: [Future<Value>]) -> Future<[Value]> {
+        all(futures)
+    }
+
+    /// A future that completes as the first of `futures` to complete does, with its value or its error.
+    ///
+    /// The others keep running. An empty array fails with ``CRUDError/invalidRequest(reason:)``. Cancelling the
+    /// result withdraws its interest from every input (see ``cancel()``).
+    ///
+    /// ```swift
+    /// let fastest = Future.firstCompleted(of: [mirrorA.read(id: 1), mirrorB.read(id: 1)])
+    /// ```
+    /// - Parameter futures: The competing futures.
+    /// - Returns: A future with the first outcome.
+    public static func firstCompleted(of futures: [Future<Value>]) -> Future<Value> {
+        guard !futures.isEmpty else {
+            return Future(error: CRUDError.invalidRequest(reason: "Future.firstCompleted(of:) needs a future"))
+        }
+        let derived = Future<Value>(callbackQueue: futures[0].callbackQueue)
+        for future in futures {
+            future.observe { derived.complete(with: $0) }
+        }
+        derived.addCancelHandler { futures.forEach { $0.withdrawInterest() } }
+        return derived
+    }
+
+    /// The same as ``firstCompleted(of:)``: a future with the first outcome among `futures`.
+    /// - Parameter futures: The competing futures.
+    /// - Returns: A future with the first outcome.
+    public static func race(_ futures: [Future<Value>]) -> Future<Value> {
+        firstCompleted(of: futures)
+    }
+}

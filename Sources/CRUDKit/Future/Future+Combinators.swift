@@ -1,0 +1,170 @@
+import Dispatch
+
+extension Future {
+    /// A future with the value transformed by `transform`; a failure passes through unchanged.
+    ///
+    /// The transform runs on the thread that completes this future (no queue hop), so keep it short; an
+    /// error it throws fails the new future. The new future uses this future's callback queue. Cancelling it
+    /// withdraws its interest from this future (see ``cancel()``).
+    ///
+    /// ```swift
+    /// let name: Future<String> = Person.read(id: 12).map { $0.firstName }
+    /// ```
+    /// - Parameter transform: Turns the value into the new future's value; may throw.
+    /// - Returns: A future of the transformed value.
+    @inlinable
+    public func map<NewValue>(
+        _ transform: @escaping @Sendable (Value) throws -> NewValue
+    ) -> Future<NewValue> {
+        if let result = completedResult {
+            return Future<NewValue>(
+                result: result.flatMap { value in Result { try transform(value) } },
+                callbackQueue: callbackQueue)
+        }
+        return derive { result, derived in
+            derived.complete(with: result.flatMap { value in Result { try transform(value) } })
+        }
+    }
+
+    /// A future that continues with the future `transform` makes from the value; a failure passes through.
+    ///
+    /// ```swift
+    /// let friends = Person.read(id: 12).flatMap { person in Friend.list(["person": "\(person.id)"]) }
+    /// ```
+    ///
+    /// Cancelling the new future withdraws its interest from this future and from the one `transform` made.
+    /// - Parameter transform: Makes the next future from the value; may throw to fail the result.
+    /// - Returns: A future that completes as the future `transform` made does.
+    @inlinable
+    public func flatMap<NewValue>(
+        _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
+    ) -> Future<NewValue> {
+        derive { result, derived in
+            switch result {
+            case .failure(let error):
+                derived.complete(with: .failure(error))
+            case .success(let value):
+                do {
+                    derived.follow(try transform(value))
+                } catch {
+                    derived.complete(with: .failure(error))
+                }
+            }
+        }
+    }
+
+    /// A future whose error is replaced by `transform`'s; a value passes through unchanged.
+    ///
+    /// ```swift
+    /// let read = Person.read(id: 12).mapError { error in AppError.offline(underlying: error) }
+    /// ```
+    /// - Parameter transform: Turns the error into the one the new future fails with.
+    /// - Returns: A future with the same value or the transformed error.
+    @inlinable
+    public func mapError(_ transform: @escaping @Sendable (any Error) -> any Error) -> Future<Value> {
+        derive { result, derived in
+            derived.complete(with: result.mapError { transform($0) })
+        }
+    }
+
+    /// A future that succeeds with `transform`'s value when this one fails; a value passes through.
+    ///
+    /// ```swift
+    /// let people = Person.list().recover { _ in [] }
+    /// ```
+    /// - Parameter transform: Turns the error into a value, or throws to fail the new future.
+    /// - Returns: A future that succeeds unless `transform` throws.
+    @inlinable
+    public func recover(_ transform: @escaping @Sendable (any Error) throws -> Value) -> Future<Value> {
+        derive { result, derived in
+            derived.complete(with: result.flatMapError { error in Result { try transform(error) } })
+        }
+    }
+
+    /// A future that continues with the future `transform` makes when this one fails; a value passes through.
+    ///
+    /// ```swift
+    /// let person = Person.read(id: 12).recover { _ in cache.person(id: 12) }
+    /// ```
+    /// - Parameter transform: Makes a fallback future from the error; may throw to fail the result.
+    /// - Returns: A future with this future's value or the fallback's outcome.
+    @inlinable
+    public func recover(_ transform: @escaping @Sendable (any Error) throws -> Future<Value>) -> Future<Value> {
+        derive { result, derived in
+            switch result {
+            case .success:
+                derived.complete(with: result)
+            case .failure(let error):
+                do {
+                    derived.follow(try transform(error))
+                } catch {
+                    derived.complete(with: .failure(error))
+                }
+            }
+        }
+    }
+
+    /// A future of both values once both futures succeed; it fails with the first failure of either.
+    ///
+    /// ```swift
+    /// Person.read(id: 1).zip(Person.read(id: 2)).onSuccess { first, second in … }
+    /// ```
+    /// Cancelling the new future withdraws its interest from both.
+    /// - Parameter other: The second future.
+    /// - Returns: A future of the pair of values.
+    public func zip<Other>(_ other: Future<Other>) -> Future<(Value, Other)> {
+        let derived = Future<(Value, Other)>(callbackQueue: callbackQueue)
+        let values = Locked<(Value?, Other?)>((nil, nil))
+        observe { result in
+            switch result {
+            case .failure(let error):
+                derived.complete(with: .failure(error))
+            case .success(let value):
+                let pair = values.withLock { values in
+                    values.0 = value
+                    return values.1.map { (value, $0) }
+                }
+                if let pair { derived.complete(with: .success(pair)) }
+            }
+        }
+        other.observe { result in
+            switch result {
+            case .failure(let error):
+                derived.complete(with: .failure(error))
+            case .success(let value):
+                let pair = values.withLock { values in
+                    values.1 = value
+                    return values.0.map { ($0, value) }
+                }
+                if let pair { derived.complete(with: .success(pair)) }
+            }
+        }
+        derived.addCancelHandler {
+            self.withdrawInterest()
+            other.withdrawInterest()
+        }
+        return derived
+    }
+
+    // MARK: - Plumbing
+
+    /// A new pending future, completed by `body` when this one completes; cancelling it withdraws its
+    /// interest from this future.
+    @inlinable
+    func derive<NewValue>(
+        _ body: @escaping @Sendable (Outcome, Future<NewValue>) -> Void
+    ) -> Future<NewValue> {
+        let derived = Future<NewValue>(callbackQueue: callbackQueue)
+        observe { body($0, derived) }
+        // Registered after `observe` so that our interest is counted before it can be withdrawn.
+        derived.addCancelHandler { self.withdrawInterest() }
+        return derived
+    }
+
+    /// Completes this future as `upstream` completes; cancelling this one withdraws its interest from `upstream`.
+    @inlinable
+    func follow(_ upstream: Future<Value>) {
+        upstream.observe { self.complete(with: $0) }
+        addCancelHandler { upstream.withdrawInterest() }
+    }
+}

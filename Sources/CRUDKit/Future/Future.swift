@@ -1,0 +1,221 @@
+import Dispatch
+
+/// A value that arrives later, or the error that prevented it: the result of every CRUDKit call.
+///
+/// A future completes exactly once, with a value or an error; the first completion wins and later ones are
+/// ignored, safely from any thread. Make one with a ``Promise``, with ``init(value:callbackQueue:)`` or
+/// ``init(error:callbackQueue:)`` when the outcome is already known, or with
+/// ``init(callbackQueue:priority:_:)`` to run `async` work.
+///
+/// Observe it with callbacks, which run on a queue (see ``onComplete(on:_:)``), transform it with combinators
+/// such as ``map(_:)`` and ``flatMap(_:)``, or `await` it with ``value``:
+///
+/// ```swift
+/// Person.read(id: 12)
+///     .map { $0.firstName }
+///     .onSuccess { name in print(name) }
+///     .onFailure { error in print(error) }
+///
+/// let name = try await Person.read(id: 12).map { $0.firstName }.value
+/// ```
+///
+/// ``cancel()`` completes a pending future with ``CRUDError/cancelled`` and stops the work behind it.
+///
+/// A future is safe to share between threads; all of its state sits behind one lock.
+public final class Future<Value: Sendable>: Sendable {
+    /// A completed future's outcome.
+    @usableFromInline typealias Outcome = Result<Value, any Error>
+
+    /// The queue callbacks use when none is given per call; `nil` falls back to the program-wide default.
+    @usableFromInline let callbackQueue: DispatchQueue?
+
+    /// Everything that changes, behind the future's one lock.
+    @usableFromInline let state: Locked<State>
+
+    /// Creates a pending future; only a ``Promise`` or a combinator completes it.
+    @inlinable
+    init(callbackQueue: DispatchQueue?) {
+        self.callbackQueue = callbackQueue
+        self.state = Locked(State())
+    }
+
+    /// Creates a future that has already completed with `result`.
+    /// - Parameters:
+    ///   - result: The outcome.
+    ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
+    ///     `Future.defaultCallbackQueue`.
+    @inlinable
+    public init(result: Result<Value, any Error>, callbackQueue: DispatchQueue? = nil) {
+        self.callbackQueue = callbackQueue
+        var state = State()
+        state.result = result
+        self.state = Locked(state)
+    }
+
+    /// Creates a future that has already succeeded with `value`.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
+    ///     `Future.defaultCallbackQueue`.
+    @inlinable
+    public convenience init(value: Value, callbackQueue: DispatchQueue? = nil) {
+        self.init(result: .success(value), callbackQueue: callbackQueue)
+    }
+
+    /// Creates a future that has already failed with `error`.
+    /// - Parameters:
+    ///   - error: The failure.
+    ///   - callbackQueue: Where callbacks run when no queue is given per call; `nil` means
+    ///     `Future.defaultCallbackQueue`.
+    @inlinable
+    public convenience init(error: any Error, callbackQueue: DispatchQueue? = nil) {
+        self.init(result: .failure(error), callbackQueue: callbackQueue)
+    }
+
+    /// Whether the future has completed, with a value or an error.
+    @inlinable
+    public var isCompleted: Bool {
+        state.withLock { $0.result != nil }
+    }
+
+    /// The outcome if the future has completed, without waiting.
+    @inlinable
+    var completedResult: Outcome? {
+        state.withLock { $0.result }
+    }
+
+    // MARK: - Completing
+
+    /// Completes the future unless it has already completed; returns whether this call completed it.
+    ///
+    /// Cancellation handlers run only when `cancelled` is true; then every observer is handed `result`,
+    /// in registration order.
+    @inlinable @discardableResult
+    func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
+        let taken: (observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>)? = state.withLock {
+            state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            state.wasCancelled = cancelled
+            let observers = state.observers
+            let handlers = state.cancelHandlers
+            state.observers = .none
+            state.cancelHandlers = .none
+            state.isDelivering = !observers.isEmpty
+            return (observers, handlers)
+        }
+        guard let taken else { return false }
+        if cancelled {
+            taken.handlers.forEach { $0() }
+        }
+        if !taken.observers.isEmpty {
+            deliver(taken.observers, result)
+        }
+        return true
+    }
+
+    /// Hands `result` to `observers`, then to any registered while they ran, until none are left.
+    ///
+    /// While delivery runs, new registrations queue up behind it, so callbacks keep their registration order
+    /// even when one is added from another thread during delivery.
+    @inlinable
+    func deliver(_ observers: SmallList<Observer>, _ result: Outcome) {
+        var batch = observers
+        while true {
+            Observer.run(batch, with: result)
+            batch = state.withLock { state in
+                let next = state.observers
+                state.observers = .none
+                if next.isEmpty { state.isDelivering = false }
+                return next
+            }
+            if batch.isEmpty { return }
+        }
+    }
+
+    // MARK: - Observing
+
+    /// Registers `observer`; it runs at once (or on its queue) when the future has already completed.
+    @inlinable
+    func add(_ observer: Observer) {
+        let ready: Outcome? = state.withLock { state in
+            state.interest += 1
+            if let result = state.result, !state.isDelivering { return result }
+            state.observers.append(observer)
+            return nil
+        }
+        if let ready {
+            Observer.run(.one(observer), with: ready)
+        }
+    }
+
+    /// Runs `body` on the completing thread, with no queue hop: the plumbing of combinators and `await`.
+    @inlinable
+    func observe(_ body: @escaping @Sendable (Outcome) -> Void) {
+        add(Observer(queue: nil, callback: body))
+    }
+
+    // MARK: - State
+
+    /// The mutable part of a future, guarded by `state`'s lock.
+    @usableFromInline
+    struct State {
+        /// The outcome, once completed.
+        @usableFromInline var result: Outcome?
+        /// Callbacks waiting for the outcome, in registration order.
+        @usableFromInline var observers: SmallList<Observer> = .none
+        /// Run by ``Future/cancel()`` while the future is pending; dropped on any other completion.
+        @usableFromInline var cancelHandlers: SmallList<@Sendable () -> Void> = .none
+        /// How many observers and derived futures have registered; see ``Future/withdrawInterest()``.
+        @usableFromInline var interest = 0
+        /// Whether a completing thread is still handing the outcome to observers.
+        @usableFromInline var isDelivering = false
+        /// Whether the completion came from ``Future/cancel()``.
+        @usableFromInline var wasCancelled = false
+
+        @inlinable init() {}
+    }
+
+    /// One registered callback and where it runs (`nil`: inline, on the completing thread).
+    @usableFromInline
+    struct Observer: Sendable {
+        @usableFromInline let queue: DispatchQueue?
+        @usableFromInline let callback: @Sendable (Outcome) -> Void
+
+        @inlinable
+        init(queue: DispatchQueue?, callback: @escaping @Sendable (Outcome) -> Void) {
+            self.queue = queue
+            self.callback = callback
+        }
+
+        /// Runs `observers` in order: inline ones at once, and each run of consecutive observers that share a
+        /// queue as one block on that queue, so they keep their order even on a concurrent queue.
+        @inlinable
+        static func run(_ observers: SmallList<Observer>, with result: Outcome) {
+            switch observers {
+            case .none:
+                return
+            case .one(let observer):
+                if let queue = observer.queue {
+                    queue.async { observer.callback(result) }
+                } else {
+                    observer.callback(result)
+                }
+            case .many(let all):
+                var index = all.startIndex
+                while index < all.endIndex {
+                    guard let queue = all[index].queue else {
+                        all[index].callback(result)
+                        index += 1
+                        continue
+                    }
+                    var end = index + 1
+                    while end < all.endIndex, all[end].queue === queue { end += 1 }
+                    let group = all[index..<end]
+                    queue.async { group.forEach { $0.callback(result) } }
+                    index = end
+                }
+            }
+        }
+    }
+}
