@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 enum PeopleEndpoints {
-    static func adults(page: Int) -> Request<[Person]> {
+    static func adults(page: Int) -> Request<[StubPerson]> {
         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
     }
 }
@@ -19,9 +19,9 @@ enum PeopleEndpoints {
     @Test func decodedAndRawCalls() async throws {
         let transport = StubTransport(json: ada)
         let api = API(baseURL: testBase, transport: transport)
-        let person: Person = try await api.get("people/1")
-        #expect(person == Person(id: 1, firstName: "Ada", lastName: "Lovelace"))
-        let same = try await api.patch("people/1", body: .json(["lastName": "Lovelace"]), as: Person.self)
+        let person: StubPerson = try await api.get("people/1")
+        #expect(person == StubPerson(id: 1, firstName: "Ada", lastName: "Lovelace"))
+        let same = try await api.patch("people/1", body: .json(["lastName": "Lovelace"]), as: StubPerson.self)
         #expect(same == person)
         let response = try await api.delete("people/1")
         #expect(response.status == 200)
@@ -70,7 +70,7 @@ enum PeopleEndpoints {
     @Test func decodingFailuresNameTheKeyPathTypeAndBody() async throws {
         let body =
             #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
-        struct Page: Decodable, Sendable { var results: [Person] }
+        struct Page: Decodable, Sendable { var results: [StubPerson] }
         let api = API(baseURL: testBase, transport: StubTransport(json: body))
         let error = await crudError { try await api.get("people", as: Page.self) }
         guard case .decoding(let failure) = error else {
@@ -82,13 +82,13 @@ enum PeopleEndpoints {
         #expect(failure.bodySnippet == String(body.prefix(200)))
 
         let missing = API(baseURL: testBase, transport: StubTransport(json: #"{"id": 1}"#))
-        guard case .decoding(let absent) = await crudError({ try await missing.get("people/1", as: Person.self) })
+        guard case .decoding(let absent) = await crudError({ try await missing.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(absent.keyPath == "firstName")
         #expect(absent.found == "nothing")
 
         let garbage = API(baseURL: testBase, transport: StubTransport(json: "<html>"))
-        guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: Person.self) })
+        guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(broken.expected == "valid JSON")
         #expect(broken.bodySnippet == "<html>")

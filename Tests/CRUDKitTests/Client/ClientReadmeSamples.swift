@@ -9,6 +9,11 @@ import Testing
 private let storedAccessToken = "stale"
 private let refreshToken = "r-1"
 
+private struct Person: Codable, Sendable {
+    var id: Int?
+    var firstName: String
+    var lastName: String
+}
 private struct Status: Decodable, Sendable { var healthy: Bool }
 private struct Tokens: Decodable, Sendable { var access: String }
 

@@ -81,7 +81,7 @@ final class BlockingClock: APIClock {
 }
 
 /// The model most tests decode.
-struct Person: Codable, Sendable, Hashable {
+struct StubPerson: Codable, Sendable, Hashable {
     var id: Int?
     var firstName: String
     var lastName: String

@@ -30,7 +30,7 @@ import Testing
                     return encoder
                 },
                 transport: transport))
-        _ = try await api.post("people", body: .json(Person(firstName: "Ada", lastName: "Lovelace")))
+        _ = try await api.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
         let sent = try #require(transport.requests.first)
         #expect(sent.method == .post)
         #expect(sent.headers["Content-Type"] == "application/json")
@@ -81,9 +81,9 @@ import Testing
     @Test func postsGetAnIdempotencyKeyWhenConfigured() async throws {
         let api = API(
             configuration: APIConfiguration(baseURL: testBase, transport: transport, addsIdempotencyKeys: true))
-        _ = try await api.post("people", body: .json(Person(firstName: "A", lastName: "B")))
-        _ = try await api.post("people", body: .json(Person(firstName: "A", lastName: "B")))
-        _ = try await api.put("people/1", body: .json(Person(firstName: "A", lastName: "B")))
+        _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
+        _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
+        _ = try await api.put("people/1", body: .json(StubPerson(firstName: "A", lastName: "B")))
         _ = try await api.post("people", headers: ["Idempotency-Key": "mine"])
         let keys = transport.requests.map { $0.headers["Idempotency-Key"] }
         let first = try #require(keys[0])
@@ -97,7 +97,7 @@ import Testing
     @Test func absoluteURLsBypassTheBaseURL() async throws {
         let api = API(baseURL: testBase, query: ["key": "k"], transport: transport)
         let next = URL(string: "https://other.example.org/people?page=2")!
-        let person: Person = try await api.get(next)
+        let person: StubPerson = try await api.get(next)
         #expect(person.firstName == "Ada")
         #expect(transport.requests.first?.url.absoluteString == "https://other.example.org/people?page=2&key=k")
     }

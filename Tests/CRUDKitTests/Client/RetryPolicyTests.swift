@@ -29,7 +29,7 @@ import Testing
             if index == 1 { throw URLError(.timedOut) }
             return jsonResponse(#"{"firstName": "Ada", "lastName": "L"}"#)
         }
-        let person: Person = try await api(transport, RetryPolicy(maxAttempts: 3, jitter: 0)).get("people/1")
+        let person: StubPerson = try await api(transport, RetryPolicy(maxAttempts: 3, jitter: 0)).get("people/1")
         #expect(person.firstName == "Ada")
         #expect(transport.count == 3)
         #expect(clock.sleeps == [.milliseconds(250), .milliseconds(500)])
