@@ -110,15 +110,19 @@ import FoundationNetworking
     }
 
     @Test func stopClosesEverySocketAndEndsEveryThread() throws {
-        let server = LoopbackServer { request in
-            request.path == "/hang" ? .fault(.neverAnswer) : .response(HTTPResponse(status: 200))
-        }
+        let hangReceived = DispatchSemaphore(value: 0)
+        let server = LoopbackServer(synchronousHandler: { request in
+            guard request.path == "/hang" else { return .response(HTTPResponse(status: 200)) }
+            hangReceived.signal()
+            return .fault(.neverAnswer)
+        })
         try server.start()
         let idle = try RawConnection(port: server.port)
         try idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try idle.readResponse()
         let hanging = try RawConnection(port: server.port)
         try hanging.send("GET /hang HTTP/1.1\r\nHost: x\r\n\r\n")
+        hangReceived.wait()
         let serverSockets = server.socketInodes
         #expect(Set(serverSockets).isSubset(of: openSocketInodes()))
 
