@@ -165,8 +165,8 @@ extension LoopbackServer {
         let length = stream.chunks.reduce(0) { $0 + $1.count }
         if !stream.declaresLength { response.headers["Transfer-Encoding"] = "chunked" }
         try socket.write(Self.head(of: response, length: stream.declaresLength ? length : nil))
-        for chunk in stream.chunks {
-            if stream.delay > 0 && socket.waitForClose(seconds: stream.delay) { return false }
+        for (index, chunk) in stream.chunks.enumerated() {
+            if index > 0 && stream.delay > 0 && socket.waitForClose(seconds: stream.delay) { return false }
             if stream.declaresLength {
                 try socket.write(chunk)
             } else if !chunk.isEmpty {

@@ -49,7 +49,8 @@ public struct LoopbackStream: Sendable {
     public var headers: HTTPHeaders
     /// The pieces of the body, sent in order.
     public var chunks: [Data]
-    /// Seconds to wait before sending each piece (and before the head when ``delaysHead`` is `true`).
+    /// Seconds to wait between pieces (and before the head when ``delaysHead`` is `true`); the first piece
+    /// follows the head at once.
     public var delay: TimeInterval
     /// Whether to wait ``delay`` before sending the status line too.
     public var delaysHead: Bool

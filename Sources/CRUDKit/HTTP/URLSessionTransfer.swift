@@ -47,6 +47,7 @@ final class URLSessionTransfer: Sendable {
     let idleTimeout: TimeInterval
     let deadline: (at: UInt64, seconds: TimeInterval)?
     let maximumBodySize: Int
+    let expectsBody: Bool
     let uploadLength: Int64?
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     let state: Locked<State>
@@ -59,6 +60,7 @@ final class URLSessionTransfer: Sendable {
         idleTimeout: TimeInterval,
         deadline: (at: UInt64, seconds: TimeInterval)?,
         maximumBodySize: Int,
+        expectsBody: Bool,
         uploadLength: Int64?,
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
     ) {
@@ -67,6 +69,7 @@ final class URLSessionTransfer: Sendable {
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.maximumBodySize = maximumBodySize
+        self.expectsBody = expectsBody
         self.uploadLength = uploadLength
         self.state = Locked(State(sink: sink))
     }
@@ -153,7 +156,8 @@ final class URLSessionTransfer: Sendable {
                 return nil
             }
             state.expected = length
-            if let length, length > maximumBodySize { return .responseTooLarge(limit: maximumBodySize) }
+            let hasBody = expectsBody && http.statusCode != 204 && http.statusCode != 304
+            if hasBody, let length, length > maximumBodySize { return .responseTooLarge(limit: maximumBodySize) }
             return nil
         }
         if let outcome {

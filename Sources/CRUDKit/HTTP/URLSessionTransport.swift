@@ -160,6 +160,7 @@ public final class URLSessionTransport: Transport {
             idleTimeout: request.timeout ?? configuration.idleTimeout,
             deadline: deadline,
             maximumBodySize: configuration.maximumResponseSize,
+            expectsBody: request.method != .head,
             uploadLength: uploadLength,
             onFileResponse: onFileResponse
         )
