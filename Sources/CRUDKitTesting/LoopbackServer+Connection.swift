@@ -148,9 +148,11 @@ extension LoopbackServer {
         case .closeBeforeStatusLine:
             break
         case .closeMidHeaders:
-            try socket.write(Array("HTTP/1.1 200 OK\r\nContent-Type: appl".utf8))
+            try socket.write(Array(LoopbackFault.midHeaders.utf8))
         case .closeMidBody(let response, let after):
             try socket.write(Self.head(of: response, length: response.body.count) + Array(response.body.prefix(after)))
+        case .raw(let bytes):
+            try socket.write(bytes)
         case .reset:
             socket.abortOnClose()
         case .neverAnswer:

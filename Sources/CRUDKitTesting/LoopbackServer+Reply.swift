@@ -28,15 +28,26 @@ public enum LoopbackReply: Sendable {
 public enum LoopbackFault: Sendable {
     /// Closes the connection without sending a byte.
     case closeBeforeStatusLine
-    /// Sends part of the status line and headers, then closes.
+    /// Sends the status line and part of the headers (``midHeaders``), then closes.
+    ///
+    /// The bytes include a `Content-Length` line: FoundationNetworking on Linux (swift 6.3) crashes the process
+    /// ("Transfer completed, but there's no response") when a connection closes mid-headers before any
+    /// `Content-Length`, because libcurl then reports success; with the line it reports an error.
     case closeMidHeaders
     /// Sends the response's head with its full `Content-Length`, then only `after` bytes of the body, then closes:
     /// a body shorter than declared.
     case closeMidBody(HTTPResponse, after: Int)
+    /// Sends exactly these bytes (any malformed response you like), then closes.
+    case raw(Data)
     /// Resets the connection (TCP RST) without answering.
     case reset
     /// Never answers: holds the connection open until the client closes it or the server stops.
     case neverAnswer
+}
+
+extension LoopbackFault {
+    /// What ``LoopbackFault/closeMidHeaders`` sends before closing.
+    public static let midHeaders = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Ty"
 }
 
 /// A response whose body is sent in pieces, optionally with a pause before each piece.
