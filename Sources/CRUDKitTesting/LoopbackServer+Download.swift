@@ -28,7 +28,7 @@ extension LoopbackServer {
         if request.method == "HEAD" { return keepAlive }
 
         var end = range.upperBound
-        if let stall = download.stallAfter, range.lowerBound == 0 { end = min(end, stall) }
+        if let stall = download.stallAfter, request.headers["Range"] == nil { end = min(end, stall) }
         var offset = range.lowerBound
         while offset < end {
             let next = min(end, offset + 262_144)

@@ -100,8 +100,8 @@ public struct LoopbackDownload: Sendable {
     public var lastModified: String?
     /// Whether `Range` requests are honoured; `false` answers 200 with the whole body to every request.
     public var honoursRanges: Bool
-    /// When set, a request that starts at offset 0 sends only this many bytes and then stalls (holding the
-    /// connection open) until the client closes it: a transfer that is certain to be mid-way when paused.
+    /// When set, a request without a `Range` header gets only this many bytes, then the server stalls (holding
+    /// the connection open) until the client closes it: a transfer that is certain to be mid-way when paused.
     public var stallAfter: Int?
     /// The content type sent.
     public var contentType: String
