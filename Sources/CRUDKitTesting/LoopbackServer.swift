@@ -40,6 +40,7 @@ public final class LoopbackServer: Sendable {
         var stopping = false
         var connections: [Int: Int32] = [:]
         var accepted = 0
+        var peakOpen = 0
         var received: [LoopbackRequest] = []
         var sockets: [UInt64] = []
     }
@@ -107,6 +108,9 @@ public final class LoopbackServer: Sendable {
 
     /// How many connections have been accepted so far (to measure connection reuse).
     public var connectionsAccepted: Int { state.withLock { $0.accepted } }
+
+    /// The most connections that were open at the same time.
+    public var peakOpenConnections: Int { state.withLock { $0.peakOpen } }
 
     /// How many connections are open now.
     public var openConnections: Int { state.withLock { $0.connections.count } }
@@ -203,6 +207,7 @@ public final class LoopbackServer: Sendable {
                 guard !state.stopping else { return nil }
                 state.accepted += 1
                 state.connections[state.accepted] = descriptor
+                state.peakOpen = max(state.peakOpen, state.connections.count)
                 state.sockets.append(inode)
                 return state.accepted
             }
