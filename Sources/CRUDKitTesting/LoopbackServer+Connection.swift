@@ -119,7 +119,9 @@ extension LoopbackServer {
     }
 
     /// Sends `reply`; returns whether the connection stays open for another request.
-    private func send(_ reply: LoopbackReply, to request: LoopbackRequest, keepAlive: Bool, on socket: HTTP1Socket)
+    private func send(
+        _ reply: LoopbackReply, to request: LoopbackRequest, keepAlive: Bool, on socket: HTTP1Socket
+    )
         throws -> Bool
     {
         switch reply {

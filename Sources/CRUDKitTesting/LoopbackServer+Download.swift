@@ -3,7 +3,9 @@ import Foundation
 
 extension LoopbackServer {
     /// Serves a generated body, honouring `Range` (one range) and `If-Range`; returns whether to keep the connection.
-    func serve(_ download: LoopbackDownload, to request: LoopbackRequest, keepAlive: Bool, on socket: HTTP1Socket)
+    func serve(
+        _ download: LoopbackDownload, to request: LoopbackRequest, keepAlive: Bool, on socket: HTTP1Socket
+    )
         throws -> Bool
     {
         var headers: HTTPHeaders = ["Content-Type": download.contentType, "Accept-Ranges": "bytes"]

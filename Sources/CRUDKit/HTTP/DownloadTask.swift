@@ -236,7 +236,9 @@ extension URLSessionTransport {
     ///   - destination: Where the finished file goes; a new file in the temporary directory when `nil`.
     ///   - observer: Told the bytes received (resumed bytes included).
     /// - Returns: The running download.
-    public func downloadTask(_ request: HTTPRequest, to destination: URL? = nil, observer: TransferObserver = .none)
+    public func downloadTask(
+        _ request: HTTPRequest, to destination: URL? = nil, observer: TransferObserver = .none
+    )
         -> DownloadTask
     {
         DownloadTask(transport: self, request: request, destination: destination, observer: observer)

@@ -64,7 +64,8 @@ extension HTTPRequest {
     ///   - parameters: The fields to add; nothing changes when empty.
     ///   - style: How lists are written.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the URL cannot hold a query.
-    public mutating func appendQuery(_ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets) throws {
+    public mutating func appendQuery(_ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets) throws
+    {
         let encoded = parameters.percentEncoded(style: style)
         guard !encoded.isEmpty else { return }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {

@@ -28,7 +28,8 @@ extension MultipartForm {
         head += "\r\n"
         if let contentType = part.contentType {
             guard contentType.utf8.allSatisfy({ $0 >= 32 && $0 != 127 }) else {
-                throw CRUDError.invalidRequest(reason: "the content type of part \(part.name) contains CR, LF or controls")
+                throw CRUDError.invalidRequest(
+                    reason: "the content type of part \(part.name) contains CR, LF or controls")
             }
             head += "Content-Type: \(contentType)\r\n"
         }
@@ -74,7 +75,8 @@ extension MultipartForm {
             do {
                 chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             } catch {
-                throw CRUDError.invalidRequest(reason: "cannot read the file \(url.path): \(error.localizedDescription)")
+                throw CRUDError.invalidRequest(
+                    reason: "cannot read the file \(url.path): \(error.localizedDescription)")
             }
             if chunk.isEmpty { return }
             try sink(chunk)

@@ -114,7 +114,11 @@ public struct MultipartForm: Sendable, Hashable {
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part is invalid.
     public func encodedLength() throws -> Int {
         var length = 0
-        try encode { length += $0.count } fileSize: { url in try Self.size(of: url) }
+        try encode {
+            length += $0.count
+        } fileSize: { url in
+            try Self.size(of: url)
+        }
         return length
     }
 

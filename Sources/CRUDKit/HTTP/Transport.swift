@@ -38,7 +38,9 @@ public protocol Transport: Sendable {
     ///   - observer: Told the bytes sent and received.
     /// - Returns: The response.
     /// - Throws: ``CRUDError``.
-    func download(_ request: HTTPRequest, to destination: URL, observer: TransferObserver) async throws
+    func download(
+        _ request: HTTPRequest, to destination: URL, observer: TransferObserver
+    ) async throws
         -> HTTPResponse
 }
 
@@ -52,7 +54,9 @@ extension Transport {
     }
 
     /// Receives the body with ``send(_:observer:)``, then writes a 2xx body to `destination`.
-    public func download(_ request: HTTPRequest, to destination: URL, observer: TransferObserver) async throws
+    public func download(
+        _ request: HTTPRequest, to destination: URL, observer: TransferObserver
+    ) async throws
         -> HTTPResponse
     {
         var response = try await send(request, observer: observer)

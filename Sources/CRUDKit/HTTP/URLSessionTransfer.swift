@@ -5,8 +5,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One URLSession task of a ``URLSessionTransport``: collects the response, enforces the size limit, the idle
-/// timeout and the deadline, reports progress, and resumes its continuation exactly once.
+/// One URLSession task of a ``URLSessionTransport``: collects the response, enforces the size limit and the
+/// deadline, reports progress, and resumes its continuation exactly once.
 ///
 /// Delegate callbacks arrive on the session's serial delegate queue; cancellation and timers arrive from other
 /// threads. Everything mutable sits in `state`, guarded by its lock.
@@ -37,7 +37,6 @@ final class URLSessionTransfer: Sendable {
         var fileBase: Int64 = 0
         var received: Int64 = 0
         var expected: Int64?
-        var lastActivity = DispatchTime.now().uptimeNanoseconds
         var timer: (any DispatchSourceTimer)?
     }
 
@@ -140,7 +139,6 @@ final class URLSessionTransfer: Sendable {
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         let outcome = state.withLock { state -> CRUDError? in
             guard !state.finished else { return nil }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
             state.response = http
             state.received = 0
             state.body = Data()
@@ -170,7 +168,8 @@ final class URLSessionTransfer: Sendable {
         return true
     }
 
-    private func openFile(_ target: FileTarget, for response: HTTPURLResponse, into state: inout State) throws -> Int64 {
+    private func openFile(_ target: FileTarget, for response: HTTPURLResponse, into state: inout State) throws -> Int64
+    {
         var base: Int64 = 0
         if response.statusCode == 206 && target.resumeOffset > 0 {
             let range = response.value(forHTTPHeaderField: "Content-Range") ?? ""
@@ -198,7 +197,6 @@ final class URLSessionTransfer: Sendable {
     func didReceive(_ data: Data) {
         let outcome = state.withLock { state -> (CRUDError?, TransferProgress?) in
             guard !state.finished else { return (nil, nil) }
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
             state.received += Int64(data.count)
             if let handle = state.handle {
                 do {
@@ -212,7 +210,9 @@ final class URLSessionTransfer: Sendable {
                 }
                 state.body.append(data)
             }
-            return (nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected))
+            return (
+                nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+            )
         }
         if let error = outcome.0 { fail(error) }
         if let progress = outcome.1 { observer.download?(progress) }
@@ -220,14 +220,14 @@ final class URLSessionTransfer: Sendable {
 
     func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
         let live = state.withLock { state -> Bool in
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
             return !state.finished
         }
         guard live, let upload = observer.upload else { return }
-        upload(TransferProgress(
-            completedBytes: totalBytesSent,
-            expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
-        ))
+        upload(
+            TransferProgress(
+                completedBytes: totalBytesSent,
+                expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
+            ))
     }
 
     func didComplete(_ error: (any Error)?) {
@@ -250,38 +250,32 @@ final class URLSessionTransfer: Sendable {
                 url: http.url
             )
             let length = state.fileBase + state.received
-            return (continuation, .success(URLSessionTransferResult(response: response, wroteFile: wroteFile, fileLength: length)))
+            return (
+                continuation,
+                .success(URLSessionTransferResult(response: response, wroteFile: wroteFile, fileLength: length))
+            )
         }
         continuation?.resume(with: result)
     }
 
     // MARK: - Timeouts
 
-    private func makeTimer() -> any DispatchSourceTimer {
+    /// A timer for the deadline; `nil` when there is none. The idle timeout is URLSession's own
+    /// (`URLRequest.timeoutInterval` is reset whenever bytes arrive, on Linux as on Apple platforms).
+    private func makeTimer() -> (any DispatchSourceTimer)? {
+        guard let deadline else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.setEventHandler { [weak self] in self?.checkTimeouts() }
-        timer.schedule(deadline: .now() + nextCheck(lastActivity: DispatchTime.now().uptimeNanoseconds))
+        timer.setEventHandler { [weak self] in self?.checkDeadline() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(deadline.at - min(deadline.at, now), UInt64(Int.max)))))
         timer.resume()
         return timer
     }
 
-    private func nextCheck(lastActivity: UInt64) -> TimeInterval {
-        let now = DispatchTime.now().uptimeNanoseconds
-        var next = Double(lastActivity) / 1e9 + idleTimeout - Double(now) / 1e9
-        if let deadline { next = min(next, Double(deadline.at) / 1e9 - Double(now) / 1e9) }
-        return max(0.001, next)
-    }
-
-    private func checkTimeouts() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let expired = state.withLock { state -> CRUDError? in
-            guard !state.finished else { return nil }
-            if let deadline, now >= deadline.at { return .timedOut(.deadline(deadline.seconds)) }
-            if Double(now - min(now, state.lastActivity)) / 1e9 >= idleTimeout { return .timedOut(.idle(idleTimeout)) }
-            state.timer?.schedule(deadline: .now() + nextCheck(lastActivity: state.lastActivity))
-            return nil
-        }
-        if let expired { fail(expired) }
+    private func checkDeadline() {
+        guard let deadline else { return }
+        let expired = state.withLock { !$0.finished }
+        if expired { fail(.timedOut(.deadline(deadline.seconds))) }
     }
 }
 

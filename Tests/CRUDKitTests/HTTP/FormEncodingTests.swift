@@ -23,10 +23,11 @@ extension NetworkTests {
                 "n": 3, "ratio": 1.5, "on": true,
             ]
 
-            #expect(parameters.flattened().map { "\($0.name)=\($0.value)" } == [
-                "tags[]=a", "tags[]=b", "person[name]=Ada", "person[address][city]=Paris",
-                "people[][name]=x", "people[][name]=y", "n=3", "ratio=1.5", "on=true",
-            ])
+            #expect(
+                parameters.flattened().map { "\($0.name)=\($0.value)" } == [
+                    "tags[]=a", "tags[]=b", "person[name]=Ada", "person[address][city]=Paris",
+                    "people[][name]=x", "people[][name]=y", "n=3", "ratio=1.5", "on=true",
+                ])
             #expect(parameters.percentEncoded().hasPrefix("tags%5B%5D=a&tags%5B%5D=b&person%5Bname%5D=Ada&"))
         }
 
@@ -55,7 +56,9 @@ extension NetworkTests {
 
             try request.appendQuery(["name": "Ada Lovelace", "tags": ["x"]])
 
-            #expect(request.url.absoluteString == "https://api.example.com/people?page=2&name=Ada%20Lovelace&tags%5B%5D=x#top")
+            #expect(
+                request.url.absoluteString
+                    == "https://api.example.com/people?page=2&name=Ada%20Lovelace&tags%5B%5D=x#top")
         }
 
         @Test func queryAndFormBodyArriveByteForByte() async throws {
@@ -81,7 +84,8 @@ extension NetworkTests {
             defer { server.stop() }
             let json = Data(#"{"firstName":"Ada","tags":["a"]}"#.utf8)
 
-            _ = try await URLSessionTransport().send(.json(.post, url: server.baseURL.appendingPathComponent("people"), body: json))
+            _ = try await URLSessionTransport().send(
+                .json(.post, url: server.baseURL.appendingPathComponent("people"), body: json))
 
             let received = try #require(server.requests.first)
             #expect(received.body == json)

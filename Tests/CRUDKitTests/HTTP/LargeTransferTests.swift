@@ -32,15 +32,17 @@ extension NetworkTests {
             let directory = try makeScratchDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("big.bin")
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
             let writer = try FileHandle(forWritingTo: file)
             for offset in stride(from: 0, to: Self.size, by: 1 << 20) {
                 try writer.write(contentsOf: LoopbackDownload.bytes(offset..<(offset + (1 << 20))))
             }
             try writer.close()
-            let server = LoopbackServer(bufferLimit: 1 << 20, synchronousHandler: { request in
-                .response(HTTPResponse(status: 201, body: Data("\(request.bodyLength)".utf8)))
-            })
+            let server = LoopbackServer(
+                bufferLimit: 1 << 20,
+                synchronousHandler: { request in
+                    .response(HTTPResponse(status: 201, body: Data("\(request.bodyLength)".utf8)))
+                })
             try server.start()
             defer { server.stop() }
             var form = MultipartForm(boundary: "B")
@@ -51,13 +53,16 @@ extension NetworkTests {
 
             let response = try await form.withTemporaryBody { body in
                 try await transport.send(
-                    HTTPRequest(method: .post, url: server.baseURL, headers: ["Content-Type": form.contentType], body: body),
+                    HTTPRequest(
+                        method: .post, url: server.baseURL, headers: ["Content-Type": form.contentType], body: body),
                     observer: TransferObserver(upload: { _ in peak.sample() })
                 )
             }
 
             let after = residentBytes()
-            print("50 MB multipart upload: resident \(before >> 20) MB before, \(peak.bytes >> 20) MB peak, \(after >> 20) MB after")
+            print(
+                "50 MB multipart upload: resident \(before >> 20) MB before, \(peak.bytes >> 20) MB peak, \(after >> 20) MB after"
+            )
             #expect(response.status == 201)
             var fnv = FNV1a()
             fnv.add(Data("--B\r\nContent-Disposition: form-data; name=\"video\"; filename=\"big.bin\"\r\n".utf8))
@@ -96,7 +101,8 @@ extension NetworkTests {
                 if progress.completedBytes >= 10 << 20 { signal.yield() }
             })
 
-            let download = URLSessionTransport().downloadTask(HTTPRequest(url: server.baseURL), to: destination, observer: observer)
+            let download = URLSessionTransport().downloadTask(
+                HTTPRequest(url: server.baseURL), to: destination, observer: observer)
             for await _ in reached { break }
             download.pause()
             #expect(download.phase == .paused)

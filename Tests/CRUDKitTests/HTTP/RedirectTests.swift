@@ -1,7 +1,8 @@
-@testable import CRUDKit
 import CRUDKitTesting
 import Foundation
 import Testing
+
+@testable import CRUDKit
 
 extension NetworkTests {
     @Suite struct RedirectTests {
@@ -14,7 +15,9 @@ extension NetworkTests {
                         HTTPResponse(status: Int(pairs["s"] ?? "") ?? 302, headers: ["Location": pairs["l"] ?? ""])
                     )
                 }
-                if request.path == "/loop" { return .response(HTTPResponse(status: 302, headers: ["Location": "/loop"])) }
+                if request.path == "/loop" {
+                    return .response(HTTPResponse(status: 302, headers: ["Location": "/loop"]))
+                }
                 return .response(HTTPResponse(status: 200, body: request.body))
             })
             try server.start()
@@ -47,7 +50,8 @@ extension NetworkTests {
             defer { server.stop() }
             let other = "http://localhost:\(server.port)/elsewhere/?x=1"
 
-            let response = try await URLSessionTransport().send(HTTPRequest(url: try Self.redirect(server, to: other, status: 302)))
+            let response = try await URLSessionTransport().send(
+                HTTPRequest(url: try Self.redirect(server, to: other, status: 302)))
 
             #expect(response.status == 200)
             #expect(response.url?.absoluteString == other)
@@ -103,7 +107,8 @@ extension NetworkTests {
             let server = try Self.makeServer()
             defer { server.stop() }
             let headers: HTTPHeaders = [
-                "Authorization": "Bearer secret", "Cookie": "session=1", "Proxy-Authorization": "Basic x", "X-Trace": "t",
+                "Authorization": "Bearer secret", "Cookie": "session=1", "Proxy-Authorization": "Basic x",
+                "X-Trace": "t",
             ]
             let transport = URLSessionTransport()
 
@@ -149,7 +154,9 @@ extension NetworkTests {
             let request = HTTPRequest(url: try Self.redirect(server, to: "", status: 302))
 
             #if os(Linux)
-            await #expect { try await URLSessionTransport().send(request) } throws: { isCRUDError($0) { $0.isTransport } }
+            await #expect { try await URLSessionTransport().send(request) } throws: {
+                isCRUDError($0) { $0.isTransport }
+            }
             #else
             #expect(try await URLSessionTransport().send(request).status == 302)
             #endif

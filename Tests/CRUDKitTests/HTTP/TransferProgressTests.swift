@@ -13,9 +13,11 @@ extension NetworkTests {
         }
 
         @Test func reportsUploadProgressOfAMultiMegabyteBody() async throws {
-            let server = LoopbackServer(bufferLimit: 1 << 20, synchronousHandler: { request in
-                .response(HTTPResponse(status: 200, body: Data("\(request.bodyLength)".utf8)))
-            })
+            let server = LoopbackServer(
+                bufferLimit: 1 << 20,
+                synchronousHandler: { request in
+                    .response(HTTPResponse(status: 200, body: Data("\(request.bodyLength)".utf8)))
+                })
             try server.start()
             defer { server.stop() }
             let body = LoopbackDownload.bytes(0..<(6 << 20))

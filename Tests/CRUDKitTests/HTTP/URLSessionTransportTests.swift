@@ -24,12 +24,14 @@ extension NetworkTests {
 
         @Test func returnsErrorStatusesAsResponsesWithHeadersAndBody() async throws {
             let server = LoopbackServer(synchronousHandler: { _ in
-                .response(HTTPResponse(status: 404, headers: ["content-type": "application/json"], body: Data("{}".utf8)))
+                .response(
+                    HTTPResponse(status: 404, headers: ["content-type": "application/json"], body: Data("{}".utf8)))
             })
             try server.start()
             defer { server.stop() }
 
-            let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("x")))
+            let response = try await URLSessionTransport().send(
+                HTTPRequest(url: server.baseURL.appendingPathComponent("x")))
 
             #expect(response.status == 404)
             #expect(response.mediaType == "application/json")
@@ -129,7 +131,8 @@ extension NetworkTests {
 
         @Test func deadlineFiresWhileBytesKeepTrickling() async throws {
             let chunks = Array(repeating: Data("x".utf8), count: 100)
-            let server = LoopbackServer(synchronousHandler: { _ in .stream(LoopbackStream(chunks: chunks, delay: 0.1)) })
+            let server = LoopbackServer(synchronousHandler: { _ in .stream(LoopbackStream(chunks: chunks, delay: 0.1)) }
+            )
             try server.start()
             defer { server.stop() }
             let transport = URLSessionTransport(configuration: .init(idleTimeout: 5, deadline: 0.5))
@@ -151,7 +154,9 @@ extension NetworkTests {
             let server = LoopbackServer(synchronousHandler: { request in
                 request.path == "/declared"
                     ? .response(HTTPResponse(status: 200, body: big))
-                    : .stream(LoopbackStream(chunks: Array(repeating: Data(count: 256 << 10), count: 12), declaresLength: false))
+                    : .stream(
+                        LoopbackStream(
+                            chunks: Array(repeating: Data(count: 256 << 10), count: 12), declaresLength: false))
             })
             try server.start()
             defer { server.stop() }
@@ -164,14 +169,17 @@ extension NetworkTests {
                     isCRUDError(error) { if case .responseTooLarge(limit: 1 << 20) = $0 { true } else { false } }
                 }
             }
-            let small = try await transport.send(HTTPRequest(method: .head, url: server.baseURL.appendingPathComponent("declared")))
+            let small = try await transport.send(
+                HTTPRequest(method: .head, url: server.baseURL.appendingPathComponent("declared")))
             #expect(small.status == 200)
         }
 
         @Test func reusesConnectionsUnder64ConcurrentRequests() async throws {
-            let server = LoopbackServer(recordsRequests: false, synchronousHandler: { request in
-                .response(HTTPResponse(status: 200, body: Data(request.path.utf8)))
-            })
+            let server = LoopbackServer(
+                recordsRequests: false,
+                synchronousHandler: { request in
+                    .response(HTTPResponse(status: 200, body: Data(request.path.utf8)))
+                })
             try server.start()
             defer { server.stop() }
             let transport = URLSessionTransport()
@@ -181,7 +189,8 @@ extension NetworkTests {
                 let paths = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for index in 0..<64 {
                         group.addTask {
-                            let response = try await transport.send(HTTPRequest(url: base.appendingPathComponent("\(index)")))
+                            let response = try await transport.send(
+                                HTTPRequest(url: base.appendingPathComponent("\(index)")))
                             return response.body == Data("/\(index)".utf8)
                         }
                     }

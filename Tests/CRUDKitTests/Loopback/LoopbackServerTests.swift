@@ -54,7 +54,8 @@ extension NetworkTests {
             try server.start()
             defer { server.stop() }
             let connection = try RawConnection(port: server.port)
-            let sent = "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let sent =
+                "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n"
 
             try connection.send(sent)
@@ -171,7 +172,8 @@ extension NetworkTests {
             defer { server.stop() }
             let connection = try RawConnection(port: server.port)
 
-            try connection.send("GET / HTTP/1.1\r\nHost: x\r\nRange: bytes=100000-\r\nIf-Range: \"loopback-v1\"\r\n\r\n")
+            try connection.send(
+                "GET / HTTP/1.1\r\nHost: x\r\nRange: bytes=100000-\r\nIf-Range: \"loopback-v1\"\r\n\r\n")
             let partial = try #require(try connection.readResponse())
             try connection.send("GET / HTTP/1.1\r\nHost: x\r\nRange: bytes=5-\r\nIf-Range: \"other\"\r\n\r\n")
             let whole = try #require(try connection.readResponse())
