@@ -1,4 +1,175 @@
-/// The HTTP suite (to be filled by the HTTP work); returns whether every target was met.
+import CRUDKit
+import CRUDKitTesting
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The HTTP suite: requests per second of `URLSessionTransport` beside raw `URLSession` against the same
+/// loopback server in the same run (nginx when `Benchmarks/nginx/start-nginx.sh` can start it, otherwise
+/// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight.
 func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
-    true
+    let server = try BenchmarkServer.start()
+    defer { server.stop() }
+    printSuiteHeader("HTTP (server: \(server.name), \(server.url.absoluteString))")
+
+    let connections = 32
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = connections
+    configuration.urlCache = nil
+    let session = URLSession(configuration: configuration)
+    defer { session.invalidateAndCancel() }
+    let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connections))
+    let url = server.url.appendingPathComponent("people/1")
+    var built = URLRequest(url: url)
+    built.setValue("application/json", forHTTPHeaderField: "Accept")
+    let urlRequest = built
+    let request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
+
+    let raw: @Sendable () async throws -> Void = {
+        let (_, response) = try await session.data(for: urlRequest)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+    }
+    let ours: @Sendable () async throws -> Void = {
+        guard try await transport.send(request).status == 200 else { throw URLError(.badServerResponse) }
+    }
+
+    // Warm both clients (connections, lazy initialisation) before measuring.
+    for _ in 0..<options.iterations(200) {
+        try await raw()
+        try await ours()
+    }
+
+    var met = true
+    let sequential = options.iterations(2_000)
+    let (rawSequential, oursSequential) = try await interleavedBest(rounds: options.smoke ? 1 : 5) {
+        try await requestsPerSecond(total: sequential, inFlight: 1, raw)
+    } _: {
+        try await requestsPerSecond(total: sequential, inFlight: 1, ours)
+    }
+    met =
+        report(
+            "GET, sequential (URLSessionTransport)", ours: oursSequential, baseline: rawSequential,
+            baselineName: "URLSession.data(for:) on the same server", unit: .requestsPerSecond, target: 0.95
+        ) && met
+
+    let concurrent = options.iterations(6_400)
+    let (rawConcurrent, oursConcurrent) = try await interleavedBest(rounds: options.smoke ? 1 : 5) {
+        try await requestsPerSecond(total: concurrent, inFlight: 64, raw)
+    } _: {
+        try await requestsPerSecond(total: concurrent, inFlight: 64, ours)
+    }
+    met =
+        report(
+            "GET, 64 in flight (URLSessionTransport)", ours: oursConcurrent, baseline: rawConcurrent,
+            baselineName: "URLSession.data(for:), 64 in flight, \(connections) connections per host",
+            unit: .requestsPerSecond, target: 0.95
+        ) && met
+    if let accepted = server.connectionsAccepted {
+        print("    connections the server accepted over the whole suite: \(accepted)")
+    }
+    return met
+}
+
+/// Runs `a` and `b` alternately `rounds` times and returns the best figure of each (the least disturbed round).
+private func interleavedBest(
+    rounds: Int,
+    _ a: () async throws -> Double,
+    _ b: () async throws -> Double
+) async throws -> (Double, Double) {
+    var bestA = 0.0
+    var bestB = 0.0
+    for _ in 0..<rounds {
+        bestA = max(bestA, try await a())
+        bestB = max(bestB, try await b())
+    }
+    return (bestA, bestB)
+}
+
+/// Sends `total` requests with `inFlight` workers each sending one after another; requests per second.
+private func requestsPerSecond(
+    total: Int,
+    inFlight: Int,
+    _ send: @escaping @Sendable () async throws -> Void
+) async throws -> Double {
+    let perWorker = max(1, total / inFlight)
+    let start = now()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<inFlight {
+            group.addTask {
+                for _ in 0..<perWorker { try await send() }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let seconds = Double(now() - start) / 1e9
+    return Double(perWorker * inFlight) / seconds
+}
+
+/// The server the HTTP benchmark talks to: nginx if it can be started, else the LoopbackServer.
+private struct BenchmarkServer {
+    var name: String
+    var url: URL
+    var loopback: LoopbackServer?
+    var nginxPrefix: URL?
+
+    var connectionsAccepted: Int? { loopback?.connectionsAccepted }
+
+    static func start() throws -> BenchmarkServer {
+        if let nginx = startNginx() { return nginx }
+        let body = Data(#"{"id":1,"firstName":"Ada","lastName":"Lovelace"}"#.utf8)
+        let server = LoopbackServer(
+            recordsRequests: false,
+            synchronousHandler: { _ in
+                .response(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+            })
+        try server.start()
+        return BenchmarkServer(
+            name: "CRUDKitTesting LoopbackServer (nginx not available)",
+            url: server.baseURL,
+            loopback: server
+        )
+    }
+
+    func stop() {
+        loopback?.stop()
+        if let prefix = nginxPrefix {
+            _ = Self.runScript(["stop", prefix.path])
+            try? FileManager.default.removeItem(at: prefix)
+        }
+    }
+
+    private static var script: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("nginx/start-nginx.sh")
+    }
+
+    private static func startNginx() -> BenchmarkServer? {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-nginx-\(UUID().uuidString)")
+        guard let output = runScript(["start", prefix.path]),
+            let port = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let url = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            try? FileManager.default.removeItem(at: prefix)
+            return nil
+        }
+        return BenchmarkServer(name: "nginx", url: url, nginxPrefix: prefix)
+    }
+
+    /// Runs the nginx script; its standard output when it exits 0.
+    private static func runScript(_ arguments: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
+        let process = Process()
+        process.executableURL = script
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
 }

@@ -19,19 +19,32 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: HTTPBody
     /// How long the request may wait for the next bytes before it fails with a timeout; `nil` uses the API's.
     public var timeout: TimeInterval?
+    /// How long the whole exchange (redirects included) may take before it fails with
+    /// ``CRUDError/Timeout/deadline(_:)``; `nil` uses the transport's.
+    public var deadline: TimeInterval?
 
     /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The absolute URL, query included.
+    ///   - headers: The header fields to send.
+    ///   - body: The body to send.
+    ///   - timeout: The idle timeout in seconds; `nil` uses the transport's.
+    ///   - deadline: The total time allowed in seconds; `nil` uses the transport's.
     public init(
         method: HTTPMethod = .get,
         url: URL,
         headers: HTTPHeaders = [:],
         body: HTTPBody = .none,
-        timeout: TimeInterval? = nil
+        timeout: TimeInterval? = nil,
+        deadline: TimeInterval? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.deadline = deadline
     }
 }

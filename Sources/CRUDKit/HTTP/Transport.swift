@@ -3,7 +3,8 @@ import Foundation
 /// Sends one request and returns its response: the seam between CRUDKit and the network.
 ///
 /// ``URLSessionTransport`` is the default. Plug in another (AsyncHTTPClient, an in-memory backend from
-/// `CRUDKitTesting`, a stub) without touching anything else.
+/// `CRUDKitTesting`, a stub) without touching anything else: only ``send(_:)`` is required; progress and
+/// downloads to a file have default implementations built on it.
 ///
 /// A transport throws ``CRUDError`` values: ``CRUDError/cancelled`` when the calling task is cancelled,
 /// ``CRUDError/timedOut(_:)`` and ``CRUDError/transport(underlying:)`` for network failures. Any status,
@@ -15,4 +16,57 @@ public protocol Transport: Sendable {
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDError``.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Sends `request`, telling `observer` how the upload and the download progress.
+    ///
+    /// The default implementation calls ``send(_:)`` and reports the download once, when it is complete.
+    /// - Parameters:
+    ///   - request: The fully built request.
+    ///   - observer: Told the bytes sent and received.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: ``CRUDError``.
+    func send(_ request: HTTPRequest, observer: TransferObserver) async throws -> HTTPResponse
+
+    /// Sends `request` and writes a successful (2xx) response's body to `destination` instead of memory.
+    ///
+    /// The returned response has an empty body when the body went to the file; for any other status the file
+    /// is not created and the body is in the response. A partly written file is removed on failure and
+    /// cancellation. The default implementation receives the body in memory, then writes it.
+    /// - Parameters:
+    ///   - request: The fully built request.
+    ///   - destination: The file to create or replace.
+    ///   - observer: Told the bytes sent and received.
+    /// - Returns: The response.
+    /// - Throws: ``CRUDError``.
+    func download(
+        _ request: HTTPRequest, to destination: URL, observer: TransferObserver
+    ) async throws
+        -> HTTPResponse
+}
+
+extension Transport {
+    /// Calls ``send(_:)`` and reports the whole body to `observer.download` once it has arrived.
+    public func send(_ request: HTTPRequest, observer: TransferObserver) async throws -> HTTPResponse {
+        let response = try await send(request)
+        let length = Int64(response.body.count)
+        observer.download?(TransferProgress(completedBytes: length, expectedBytes: length))
+        return response
+    }
+
+    /// Receives the body with ``send(_:observer:)``, then writes a 2xx body to `destination`.
+    public func download(
+        _ request: HTTPRequest, to destination: URL, observer: TransferObserver
+    ) async throws
+        -> HTTPResponse
+    {
+        var response = try await send(request, observer: observer)
+        guard response.isSuccess else { return response }
+        do {
+            try response.body.write(to: destination, options: .atomic)
+        } catch {
+            throw CRUDError.transport(underlying: error)
+        }
+        response.body = Data()
+        return response
+    }
 }

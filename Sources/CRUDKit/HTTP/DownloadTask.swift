@@ -1,0 +1,246 @@
+import Foundation
+
+/// A download to a file that can be paused, resumed and cancelled, byte-exact.
+///
+/// Pausing stops the transfer and keeps the bytes received so far; resuming asks the server for the rest with
+/// `Range: bytes=<n>-` and `If-Range: <ETag or Last-Modified>` and appends the answer. When the server ignores
+/// the range (200 instead of 206), has no strong validator, or the file changed (`If-Range` fails), the download
+/// restarts cleanly from byte 0. It does not use `URLSessionTask.suspend()`, which on Linux re-sends the request
+/// and corrupts the body.
+///
+/// ```swift
+/// let download = transport.downloadTask(HTTPRequest(url: videoURL), to: destination)
+/// download.pause()
+/// download.resume()
+/// let file = try await download.finished
+/// ```
+public final class DownloadTask: Sendable {
+    /// Where a download is.
+    public enum Phase: Sendable, Hashable {
+        /// Receiving bytes.
+        case running
+        /// Stopped by ``DownloadTask/pause()``, with the bytes so far kept.
+        case paused
+        /// Complete: the file is at the destination.
+        case finished
+        /// Ended with an error; the partial file has been removed.
+        case failed
+        /// Ended by ``DownloadTask/cancel()``; the partial file has been removed.
+        case cancelled
+    }
+
+    private struct State {
+        var phase = Phase.running
+        var attempt: Task<Void, Never>?
+        var unwinding = false
+        var resumeWhenUnwound = false
+        var validator: String?
+        var progress = TransferProgress(completedBytes: 0, expectedBytes: nil)
+        var result: Result<URL, CRUDError>?
+        var waiters: [CheckedContinuation<URL, any Error>] = []
+    }
+
+    private let transport: URLSessionTransport
+    private let request: HTTPRequest
+    private let destination: URL
+    private let partial: URL
+    private let observer: TransferObserver
+    private let state = Locked(State())
+
+    init(transport: URLSessionTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver) {
+        self.transport = transport
+        var request = request
+        request.headers["Accept-Encoding"] = "identity"
+        self.request = request
+        let temporary = FileManager.default.temporaryDirectory
+        let target = destination ?? temporary.appendingPathComponent("crudkit-download-\(UUID().uuidString)")
+        self.destination = target
+        self.partial = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
+        self.observer = observer
+        launch()
+    }
+
+    /// Where the download is.
+    public var phase: Phase { state.withLock { $0.phase } }
+
+    /// The bytes on disk so far and the total expected.
+    public var progress: TransferProgress { state.withLock { $0.progress } }
+
+    /// Stops the transfer and keeps the bytes received so far; nothing happens unless it is running.
+    public func pause() {
+        let attempt = state.withLock { state -> Task<Void, Never>? in
+            guard state.phase == .running else { return nil }
+            state.phase = .paused
+            state.resumeWhenUnwound = false
+            return state.attempt
+        }
+        attempt?.cancel()
+    }
+
+    /// Continues a paused download from the byte where it stopped; nothing happens unless it is paused.
+    public func resume() {
+        let start = state.withLock { state -> Bool in
+            guard state.phase == .paused else { return false }
+            state.phase = .running
+            if state.unwinding {
+                state.resumeWhenUnwound = true
+                return false
+            }
+            return true
+        }
+        if start { launch() }
+    }
+
+    /// Stops the download for good and removes the partial file; ``finished`` throws ``CRUDError/cancelled``.
+    public func cancel() {
+        let attempt = state.withLock { state -> Task<Void, Never>? in
+            guard state.phase == .running || state.phase == .paused else { return nil }
+            state.phase = .cancelled
+            return state.attempt
+        }
+        attempt?.cancel()
+        complete(.failure(.cancelled), phase: .cancelled)
+    }
+
+    /// The downloaded file, once complete.
+    ///
+    /// Cancelling the awaiting task cancels the download.
+    /// - Throws: ``CRUDError``: ``CRUDError/httpStatus(_:)`` for a status other than 200 or 206,
+    ///   ``CRUDError/cancelled`` after ``cancel()``, or the transfer's failure.
+    public var finished: URL {
+        get async throws {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let result = state.withLock { state -> Result<URL, CRUDError>? in
+                        if state.result == nil { state.waiters.append(continuation) }
+                        return state.result
+                    }
+                    if let result { continuation.resume(with: result) }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+
+    // MARK: - Attempts
+
+    private func launch() {
+        state.withLock { state in
+            state.unwinding = true
+            state.attempt = Task { await run() }
+        }
+    }
+
+    private func run() async {
+        let offset = state.withLock { state -> Int64 in
+            state.validator == nil ? 0 : state.progress.completedBytes
+        }
+        var attemptRequest = request
+        if offset > 0, let validator = state.withLock({ $0.validator }) {
+            attemptRequest.headers["Range"] = "bytes=\(offset)-"
+            attemptRequest.headers["If-Range"] = validator
+        }
+        let progressObserver = TransferObserver(upload: observer.upload) { [weak self] progress in
+            self?.state.withLock { $0.progress = progress }
+            self?.observer.download?(progress)
+        }
+        do {
+            let result = try await transport.exchange(
+                attemptRequest,
+                sink: .file(.init(url: partial, resumeOffset: offset)),
+                observer: progressObserver
+            ) { [weak self] head in
+                self?.learn(from: head, offset: offset)
+            }
+            try finish(result)
+        } catch {
+            let failure = error as? CRUDError ?? .transport(underlying: error)
+            settle(after: failure)
+        }
+    }
+
+    /// Records the validator and the expected total from a 2xx response head.
+    private func learn(from head: HTTPResponse, offset: Int64) {
+        var validator = head.headers["ETag"].flatMap { $0.hasPrefix("\"") ? $0 : nil }
+        if validator == nil { validator = head.headers["Last-Modified"] }
+        var total: Int64?
+        if head.status == 206, let range = head.headers["Content-Range"], let slash = range.lastIndex(of: "/") {
+            total = Int64(range[range.index(after: slash)...])
+        } else {
+            total = head.headers["Content-Length"].flatMap { Int64($0) }
+        }
+        let base = head.status == 206 ? offset : 0
+        state.withLock { state in
+            state.validator = validator
+            state.progress = TransferProgress(completedBytes: base, expectedBytes: total)
+        }
+    }
+
+    private func finish(_ result: URLSessionTransferResult) throws {
+        guard result.wroteFile else { throw CRUDError.httpStatus(result.response) }
+        do {
+            if FileManager.default.fileExists(atPath: destination.path) {
+                try FileManager.default.removeItem(at: destination)
+            }
+            try FileManager.default.moveItem(at: partial, to: destination)
+        } catch {
+            throw CRUDError.transport(underlying: error)
+        }
+        state.withLock { $0.progress.completedBytes = result.fileLength }
+        complete(.success(destination), phase: .finished)
+    }
+
+    /// After an attempt ended with `failure`: paused (keep the bytes), cancelled, or failed.
+    private func settle(after failure: CRUDError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?.int64Value
+        let next = state.withLock { state -> (relaunch: Bool, fail: Bool) in
+            state.unwinding = false
+            state.progress.completedBytes = size ?? 0
+            switch state.phase {
+            case .paused:
+                return (false, false)
+            case .running where state.resumeWhenUnwound:
+                state.resumeWhenUnwound = false
+                return (true, false)
+            case .running:
+                return (false, true)
+            default:
+                return (false, false)
+            }
+        }
+        if next.relaunch { launch() }
+        if next.fail { complete(.failure(failure), phase: .failed) }
+    }
+
+    private func complete(_ result: Result<URL, CRUDError>, phase: Phase) {
+        let waiters = state.withLock { state -> [CheckedContinuation<URL, any Error>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            state.phase = phase
+            state.unwinding = false
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        if case .failure = result { try? FileManager.default.removeItem(at: partial) }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}
+
+extension URLSessionTransport {
+    /// Starts a download to a file that can be paused and resumed byte-exact (see ``DownloadTask``).
+    ///
+    /// - Parameters:
+    ///   - request: The request (usually a GET); `Accept-Encoding: identity` is set so byte ranges line up.
+    ///   - destination: Where the finished file goes; a new file in the temporary directory when `nil`.
+    ///   - observer: Told the bytes received (resumed bytes included).
+    /// - Returns: The running download.
+    public func downloadTask(
+        _ request: HTTPRequest, to destination: URL? = nil, observer: TransferObserver = .none
+    )
+        -> DownloadTask
+    {
+        DownloadTask(transport: self, request: request, destination: destination, observer: observer)
+    }
+}

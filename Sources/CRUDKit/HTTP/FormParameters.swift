@@ -1,0 +1,152 @@
+import Foundation
+
+/// Ordered name/value pairs for a query string or an `application/x-www-form-urlencoded` body.
+///
+/// Written in one documented style:
+/// - text: `name=value`;
+/// - a list: `name[]=a&name[]=b` (an empty list writes nothing); with ``ArrayStyle/repeatedKeys``,
+///   `name=a&name=b` instead (what Django's `QueryDict.getlist` reads);
+/// - nested fields: `person[name]=Ada`, to any depth (`person[address][city]=Paris`,
+///   `people[][name]=Ada` for a list of objects).
+///
+/// Every byte outside the unreserved set `A–Z a–z 0–9 - . _ ~` is percent-encoded as UTF-8 with upper-case
+/// hex digits: a space is `%20` (never `+`), `+` is `%2B`, `&` is `%26`, `=` is `%3D`, brackets are `%5B` and
+/// `%5D`, `é` is `%C3%A9`.
+///
+/// ```swift
+/// let query: FormParameters = ["q": "a b&c", "tags": ["x", "y"]]
+/// query.percentEncoded()  // "q=a%20b%26c&tags%5B%5D=x&tags%5B%5D=y"
+/// ```
+public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    /// How lists are written.
+    public enum ArrayStyle: Sendable, Hashable {
+        /// `tags[]=a&tags[]=b` (Rails, PHP, Alamofire); the default.
+        case brackets
+        /// `tags=a&tags=b` (Django REST framework filters, Go's `url.Values`).
+        case repeatedKeys
+    }
+
+    /// One named value.
+    public struct Field: Sendable, Hashable {
+        /// The name, before any brackets are added.
+        public var name: String
+        /// The value.
+        public var value: FormValue
+
+        /// Creates a field.
+        public init(name: String, value: FormValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in the order they are written.
+    public var fields: [Field]
+
+    /// Creates empty parameters.
+    public init() { fields = [] }
+
+    /// Creates parameters from pairs, keeping their order.
+    public init(_ pairs: [(String, FormValue)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
+
+    /// Creates parameters from a dictionary, sorted by name so the output is stable.
+    public init(_ dictionary: [String: FormValue]) {
+        self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Creates parameters from a dictionary literal, keeping the order written.
+    public init(dictionaryLiteral elements: (String, FormValue)...) { self.init(elements) }
+
+    /// The value of the first field named `name`; setting replaces it (or appends), `nil` removes every such field.
+    public subscript(name: String) -> FormValue? {
+        get { fields.first { $0.name == name }?.value }
+        set {
+            guard let newValue else {
+                fields.removeAll { $0.name == name }
+                return
+            }
+            if let index = fields.firstIndex(where: { $0.name == name }) {
+                fields[index].value = newValue
+            } else {
+                fields.append(Field(name: name, value: newValue))
+            }
+        }
+    }
+
+    /// Appends a field, keeping any earlier field of the same name.
+    public mutating func append(_ name: String, _ value: FormValue) { fields.append(Field(name: name, value: value)) }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The flattened `(name, value)` pairs before percent-encoding, such as `("person[name]", "Ada")`.
+    ///
+    /// - Parameter style: How lists are written.
+    public func flattened(style: ArrayStyle = .brackets) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for field in fields { Self.flatten(field.value, name: field.name, style: style, into: &pairs) }
+        return pairs
+    }
+
+    /// The parameters as `name=value` pairs joined with `&`, percent-encoded (no leading `?`).
+    ///
+    /// - Parameter style: How lists are written.
+    /// - Returns: Text ready for a URL's query or a form body.
+    public func percentEncoded(style: ArrayStyle = .brackets) -> String {
+        flattened(style: style).map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }
+            .joined(separator: "&")
+    }
+
+    private static func flatten(
+        _ value: FormValue,
+        name: String,
+        style: ArrayStyle,
+        into pairs: inout [(name: String, value: String)]
+    ) {
+        switch value {
+        case .string(let text):
+            pairs.append((name, text))
+        case .list(let elements):
+            let elementName = style == .brackets ? name + "[]" : name
+            for element in elements { flatten(element, name: elementName, style: style, into: &pairs) }
+        case .fields(let nested):
+            for field in nested.fields {
+                flatten(field.value, name: name + "[" + field.name + "]", style: style, into: &pairs)
+            }
+        }
+    }
+
+    /// Percent-encodes every byte of `text` outside `A–Z a–z 0–9 - . _ ~`.
+    public static func percentEncode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case 65...90, 97...122, 48...57, 45, 46, 95, 126:
+                bytes.append(byte)
+            default:
+                bytes += [37, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Splits `name=value&…` text back into decoded pairs (`+` read as a space, as HTML forms send it).
+    ///
+    /// - Parameter text: A query string or form body, without a leading `?`.
+    /// - Returns: The pairs in order; a pair without `=` has an empty value.
+    public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A `multipart/form-data` body: text fields and files, from memory or from disk.
+///
+/// Each part is written as browsers write it: `Content-Disposition: form-data; name="…"` (plus `filename="…"`
+/// and a `Content-Type` for files), with `"`, CR and LF in names escaped as `%22`, `%0D`, `%0A`.
+///
+/// ```swift
+/// var form = MultipartForm()
+/// form.append(name: "title", value: "Holiday")
+/// form.append(name: "photo", fileURL: photoURL, contentType: "image/jpeg")
+/// let response = try await form.withTemporaryBody { body in
+///     try await transport.send(
+///         HTTPRequest(method: .post, url: uploadURL, headers: ["Content-Type": form.contentType], body: body))
+/// }
+/// ```
+public struct MultipartForm: Sendable, Hashable {
+    /// One part of the form.
+    public struct Part: Sendable, Hashable {
+        /// Where a part's bytes come from.
+        public enum Content: Sendable, Hashable {
+            /// Bytes in memory.
+            case data(Data)
+            /// A local file, read in pieces while writing the body.
+            case file(URL)
+        }
+
+        /// The field name.
+        public var name: String
+        /// The file name sent for file parts; `nil` for a plain field.
+        public var filename: String?
+        /// The part's `Content-Type`; `nil` sends none (plain fields).
+        public var contentType: String?
+        /// The bytes.
+        public var content: Content
+
+        /// Creates a part.
+        public init(name: String, filename: String? = nil, contentType: String? = nil, content: Content) {
+            self.name = name
+            self.filename = filename
+            self.contentType = contentType
+            self.content = content
+        }
+    }
+
+    /// The boundary between parts: 1 to 70 letters, digits or `'()+_,-./:=?`.
+    public var boundary: String
+    /// The parts in order.
+    public var parts: [Part]
+
+    /// Creates an empty form.
+    ///
+    /// - Parameter boundary: The boundary; a random one by default.
+    public init(boundary: String = "CRUDKit-" + UUID().uuidString.replacingOccurrences(of: "-", with: "")) {
+        self.boundary = boundary
+        self.parts = []
+    }
+
+    /// The `Content-Type` header value for this form, boundary included.
+    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// Appends a text field.
+    public mutating func append(name: String, value: String) {
+        parts.append(Part(name: name, content: .data(Data(value.utf8))))
+    }
+
+    /// Appends a file held in memory.
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - data: The file's bytes.
+    ///   - filename: The file name to send.
+    ///   - contentType: The file's media type.
+    public mutating func append(
+        name: String,
+        data: Data,
+        filename: String,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
+    }
+
+    /// Appends a file read from disk while the body is written (never loaded whole by ``write(to:)`` or
+    /// ``withTemporaryBody(_:)``).
+    ///
+    /// - Parameters:
+    ///   - name: The field name.
+    ///   - fileURL: The local file.
+    ///   - filename: The file name to send; the URL's last path component by default.
+    ///   - contentType: The file's media type.
+    public mutating func append(
+        name: String,
+        fileURL: URL,
+        filename: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(
+            Part(
+                name: name,
+                filename: filename ?? fileURL.lastPathComponent,
+                contentType: contentType,
+                content: .file(fileURL)
+            )
+        )
+    }
+
+    /// Whether any part is a file on disk.
+    public var hasFileParts: Bool {
+        parts.contains { if case .file = $0.content { true } else { false } }
+    }
+
+    /// The number of bytes the encoded body will have.
+    ///
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part is invalid.
+    public func encodedLength() throws -> Int {
+        var length = 0
+        try encode {
+            length += $0.count
+        } fileSize: { url in
+            try Self.size(of: url)
+        }
+        return length
+    }
+
+    /// The whole body in memory (file parts are read now): for small forms.
+    ///
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part is invalid.
+    public func encodedData() throws -> Data {
+        var data = Data()
+        try encode { data.append($0) }
+        return data
+    }
+
+    /// Writes the body to `url`, reading file parts in pieces so memory stays bounded.
+    ///
+    /// - Parameter url: The file to create or replace.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or written, or a part is invalid.
+    public func write(to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CRUDError.invalidRequest(reason: "cannot create \(url.path) for the multipart body")
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try encode { try handle.write(contentsOf: $0) }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error as? CRUDError ?? CRUDError.invalidRequest(reason: "cannot write the multipart body: \(error)")
+        }
+    }
+
+    /// Calls `body` with the encoded form as an ``HTTPBody``, then cleans up.
+    ///
+    /// A form with file parts is written to a temporary file first and passed as ``HTTPBody/file(_:)`` (so a
+    /// 50 MB video is streamed from disk, not loaded); the file is removed when `body` returns or throws.
+    /// A form of in-memory parts only is passed as ``HTTPBody/data(_:)``.
+    /// - Parameter body: Sends the request; retries inside it can re-send the same body.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the body cannot be written; what `body` throws.
+    public func withTemporaryBody<Result>(_ body: (HTTPBody) async throws -> Result) async throws -> Result {
+        guard hasFileParts else { return try await body(.data(try encodedData())) }
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("crudkit-multipart-\(UUID().uuidString)")
+        try write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try await body(.file(url))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// How ``URLSessionTransport`` follows redirects (URLSession's own handling is switched off: on Linux it
+/// resolves some relative locations wrongly and re-sends 307/308 without their body).
+///
+/// - 301 and 302 are followed for `GET` and `HEAD` only. For any other method the redirect response is returned
+///   as it is, so a write is never silently turned into a body-less `GET` (browsers do that; an API client
+///   must not).
+/// - 303 See Other is followed with `GET` (`HEAD` stays `HEAD`) and no body, as RFC 9110 defines it: the write
+///   has happened and the server points at its result.
+/// - 307 and 308 are followed with the same method and the same body.
+/// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
+/// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the scheme, host or port changes.
+/// - Other statuses, a missing `Location`, or a location that is not http(s) end the chain with that response.
+enum RedirectPolicy {
+    /// The headers never sent to another origin.
+    static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+    /// The request to send after `response` answered `request`, or `nil` when the response is final.
+    static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
+        guard [301, 302, 303, 307, 308].contains(response.status),
+            let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces),
+            !location.isEmpty,
+            let target = resolve(location, against: request.url)
+        else { return nil }
+        var next = request
+        next.url = target
+        switch response.status {
+        case 303:
+            if request.method != .head { next.method = .get }
+            next.body = .none
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] {
+                next.headers[name] = nil
+            }
+        case 301, 302:
+            guard request.method == .get || request.method == .head else { return nil }
+        default:
+            break
+        }
+        if !sameOrigin(request.url, target) {
+            for name in credentialHeaders { next.headers[name] = nil }
+        }
+        return next
+    }
+
+    /// Resolves `location` against `base`; `nil` unless the result is an absolute http(s) URL with a host.
+    static func resolve(_ location: String, against base: URL) -> URL? {
+        let parsed =
+            URL(string: location, relativeTo: base)
+            ?? location.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"]))
+            .flatMap { URL(string: $0, relativeTo: base) }
+        guard let url = parsed?.absoluteURL, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else { return nil }
+        return url
+    }
+
+    /// Whether two URLs share scheme, host and port (default ports filled in).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
+        }
+        return origin(a) == origin(b)
+    }
+}

@@ -1,0 +1,290 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One URLSession task of a ``URLSessionTransport``: collects the response, enforces the size limit and the
+/// deadline, reports progress, and resumes its continuation exactly once.
+///
+/// Delegate callbacks arrive on the session's serial delegate queue; cancellation and timers arrive from other
+/// threads. Everything mutable sits in `state`, guarded by its lock.
+final class URLSessionTransfer: Sendable {
+    /// Where a successful body goes.
+    enum Sink {
+        /// Into `HTTPResponse.body`.
+        case memory
+        /// Into a file; see ``FileTarget``.
+        case file(FileTarget)
+    }
+
+    /// A file a 2xx body is written to; a 206 answer to `Range: bytes=<resumeOffset>-` is appended.
+    struct FileTarget {
+        var url: URL
+        var resumeOffset: Int64 = 0
+    }
+
+    struct State {
+        var continuation: Continuation?
+        var task: URLSessionTask?
+        var failure: CRUDError?
+        var finished = false
+        var response: HTTPURLResponse?
+        var body = Data()
+        var sink: Sink
+        var handle: FileHandle?
+        var fileBase: Int64 = 0
+        var received: Int64 = 0
+        var expected: Int64?
+        var timer: (any DispatchSourceTimer)?
+    }
+
+    typealias Continuation = CheckedContinuation<URLSessionTransferResult, any Error>
+
+    let observer: TransferObserver
+    let idleTimeout: TimeInterval
+    let deadline: (at: UInt64, seconds: TimeInterval)?
+    let maximumBodySize: Int
+    let expectsBody: Bool
+    let uploadLength: Int64?
+    let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
+    let state: Locked<State>
+
+    private static let timerQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.timers")
+
+    init(
+        sink: Sink,
+        observer: TransferObserver,
+        idleTimeout: TimeInterval,
+        deadline: (at: UInt64, seconds: TimeInterval)?,
+        maximumBodySize: Int,
+        expectsBody: Bool,
+        uploadLength: Int64?,
+        onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
+    ) {
+        self.onFileResponse = onFileResponse
+        self.observer = observer
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.maximumBodySize = maximumBodySize
+        self.expectsBody = expectsBody
+        self.uploadLength = uploadLength
+        self.state = Locked(State(sink: sink))
+    }
+
+    // MARK: - Starting and ending
+
+    /// Creates the task with `makeTask`, registers it with `delegate` and starts it, unless the transfer was
+    /// already cancelled.
+    func start(
+        continuation: Continuation,
+        delegate: URLSessionTransportDelegate,
+        makeTask: () -> URLSessionTask
+    ) {
+        let early = state.withLock { state -> CRUDError? in
+            if let failure = state.failure { return failure }
+            state.continuation = continuation
+            return nil
+        }
+        if let early {
+            continuation.resume(throwing: early)
+            return
+        }
+        let task = makeTask()
+        delegate.register(self, for: task.taskIdentifier)
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            state.timer = makeTimer()
+            return state.finished
+        }
+        if cancelled {
+            delegate.unregister(task.taskIdentifier)
+            task.cancel()
+        } else {
+            task.resume()
+        }
+    }
+
+    /// Ends the transfer with `error` now (cancellation, a timeout, a size limit) and cancels the task.
+    func fail(_ error: CRUDError) {
+        let (continuation, task) = state.withLock { state -> (Continuation?, URLSessionTask?) in
+            guard !state.finished else { return (nil, nil) }
+            if state.failure == nil { state.failure = error }
+            return finish(&state)
+        }
+        task?.cancel()
+        continuation?.resume(throwing: error)
+    }
+
+    /// Marks the state finished and releases what it holds; returns the continuation to resume (outside the lock).
+    private func finish(_ state: inout State) -> (Continuation?, URLSessionTask?) {
+        state.finished = true
+        state.timer?.cancel()
+        state.timer = nil
+        try? state.handle?.close()
+        state.handle = nil
+        let continuation = state.continuation
+        state.continuation = nil
+        return (continuation, state.task)
+    }
+
+    // MARK: - Delegate events (on the delegate queue)
+
+    func didReceive(_ response: URLResponse) -> Bool {
+        guard let http = response as? HTTPURLResponse else {
+            fail(.transport(underlying: URLError(.badServerResponse)))
+            return false
+        }
+        let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+        let outcome = state.withLock { state -> CRUDError? in
+            guard !state.finished else { return nil }
+            state.response = http
+            state.received = 0
+            state.body = Data()
+            if case .file(let target) = state.sink, (200..<300).contains(http.statusCode) {
+                do {
+                    state.fileBase = try openFile(target, for: http, into: &state)
+                } catch let error as CRUDError {
+                    return error
+                } catch {
+                    return .transport(underlying: error)
+                }
+                state.expected = length.map { $0 + state.fileBase }
+                return nil
+            }
+            state.expected = length
+            let hasBody = expectsBody && http.statusCode != 204 && http.statusCode != 304
+            if hasBody, let length, length > maximumBodySize { return .responseTooLarge(limit: maximumBodySize) }
+            return nil
+        }
+        if let outcome {
+            fail(outcome)
+            return false
+        }
+        if let onFileResponse, case .file = state.withLock({ $0.sink }), (200..<300).contains(http.statusCode) {
+            onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
+        }
+        return true
+    }
+
+    private func openFile(_ target: FileTarget, for response: HTTPURLResponse, into state: inout State) throws -> Int64
+    {
+        var base: Int64 = 0
+        if response.statusCode == 206 && target.resumeOffset > 0 {
+            let range = response.value(forHTTPHeaderField: "Content-Range") ?? ""
+            guard Self.rangeStart(range) == target.resumeOffset else {
+                throw CRUDError.transport(underlying: URLError(.badServerResponse))
+            }
+            base = target.resumeOffset
+        }
+        if !FileManager.default.fileExists(atPath: target.url.path) {
+            _ = FileManager.default.createFile(atPath: target.url.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: target.url)
+        try handle.truncate(atOffset: UInt64(base))
+        try handle.seek(toOffset: UInt64(base))
+        state.handle = handle
+        return base
+    }
+
+    /// The first byte position of a `Content-Range: bytes N-M/T` value.
+    static func rangeStart(_ value: String) -> Int64? {
+        guard value.hasPrefix("bytes ") else { return nil }
+        return value.dropFirst(6).split(separator: "-").first.flatMap { Int64($0) }
+    }
+
+    func didReceive(_ data: Data) {
+        let outcome = state.withLock { state -> (CRUDError?, TransferProgress?) in
+            guard !state.finished else { return (nil, nil) }
+            state.received += Int64(data.count)
+            if let handle = state.handle {
+                do {
+                    try handle.write(contentsOf: data)
+                } catch {
+                    return (.transport(underlying: error), nil)
+                }
+            } else {
+                guard state.body.count + data.count <= maximumBodySize else {
+                    return (.responseTooLarge(limit: maximumBodySize), nil)
+                }
+                state.body.append(data)
+            }
+            return (
+                nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+            )
+        }
+        if let error = outcome.0 { fail(error) }
+        if let progress = outcome.1 { observer.download?(progress) }
+    }
+
+    func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
+        let live = state.withLock { state -> Bool in
+            return !state.finished
+        }
+        guard live, let upload = observer.upload else { return }
+        upload(
+            TransferProgress(
+                completedBytes: totalBytesSent,
+                expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
+            ))
+    }
+
+    func didComplete(_ error: (any Error)?) {
+        typealias Outcome = (Continuation?, Result<URLSessionTransferResult, CRUDError>)
+        let (continuation, result) = state.withLock { state -> Outcome in
+            guard !state.finished else { return (nil, .failure(.cancelled)) }
+            let (continuation, _) = finish(&state)
+            if let error {
+                return (continuation, .failure(URLSessionTransport.crudError(for: error, idleTimeout: idleTimeout)))
+            }
+            guard let http = state.response else {
+                return (continuation, .failure(.transport(underlying: URLError(.badServerResponse))))
+            }
+            var wroteFile = false
+            if case .file = state.sink, (200..<300).contains(http.statusCode) { wroteFile = true }
+            let response = HTTPResponse(
+                status: http.statusCode,
+                headers: URLSessionTransport.headers(of: http),
+                body: state.body,
+                url: http.url
+            )
+            let length = state.fileBase + state.received
+            return (
+                continuation,
+                .success(URLSessionTransferResult(response: response, wroteFile: wroteFile, fileLength: length))
+            )
+        }
+        continuation?.resume(with: result)
+    }
+
+    // MARK: - Timeouts
+
+    /// A timer for the deadline; `nil` when there is none. The idle timeout is URLSession's own
+    /// (`URLRequest.timeoutInterval` is reset whenever bytes arrive, on Linux as on Apple platforms).
+    private func makeTimer() -> (any DispatchSourceTimer)? {
+        guard let deadline else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
+        timer.setEventHandler { [weak self] in self?.checkDeadline() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(deadline.at - min(deadline.at, now), UInt64(Int.max)))))
+        timer.resume()
+        return timer
+    }
+
+    private func checkDeadline() {
+        guard let deadline else { return }
+        let expired = state.withLock { !$0.finished }
+        if expired { fail(.timedOut(.deadline(deadline.seconds))) }
+    }
+}
+
+/// What one URLSession task produced.
+struct URLSessionTransferResult: Sendable {
+    /// The response; its body is empty when it went to the file.
+    var response: HTTPResponse
+    /// Whether the body was written to the file target.
+    var wroteFile: Bool
+    /// The length of the file target after the transfer.
+    var fileLength: Int64
+}

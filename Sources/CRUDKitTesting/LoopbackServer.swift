@@ -1,0 +1,268 @@
+import CRUDKit
+import Dispatch
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 at an ephemeral port, for tests that go through the real URLSession stack.
+///
+/// It speaks keep-alive, reads `Content-Length` and chunked request bodies, serves many connections at once
+/// (one thread each), answers malformed requests with 400, records every request it receives (raw bytes
+/// included) and can misbehave on purpose through ``LoopbackReply/fault(_:)``. ``stop()`` closes every socket
+/// and waits for every thread it started.
+///
+/// ```swift
+/// let server = LoopbackServer { request in
+///     .response(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("hi".utf8)))
+/// }
+/// try server.start()
+/// defer { server.stop() }
+/// let url = server.baseURL.appendingPathComponent("hello")
+/// ```
+public final class LoopbackServer: Sendable {
+    /// How a request is answered.
+    enum Handler: Sendable {
+        case async(@Sendable (LoopbackRequest) async throws -> LoopbackReply)
+        case sync(@Sendable (LoopbackRequest) throws -> LoopbackReply)
+    }
+
+    struct State {
+        var listener: Int32 = -1
+        var wake: (read: Int32, write: Int32) = (-1, -1)
+        var port = 0
+        var started = false
+        var stopping = false
+        var connections: [Int: Int32] = [:]
+        var accepted = 0
+        var peakOpen = 0
+        var received: [LoopbackRequest] = []
+        var sockets: [UInt64] = []
+    }
+
+    let handler: Handler
+    /// Bodies up to this many bytes are kept whole; larger ones are streamed into a checksum.
+    public let bufferLimit: Int
+    /// Whether each request is recorded (turn off for benchmarks).
+    public let recordsRequests: Bool
+    let state = Locked(State())
+    let threads = DispatchGroup()
+
+    /// Creates a server that answers with `handler`; call ``start()`` before use.
+    ///
+    /// - Parameters:
+    ///   - bufferLimit: Request bodies up to this many bytes are kept whole in ``LoopbackRequest/body``;
+    ///     larger ones only as a length, a checksum and their first bytes.
+    ///   - recordsRequests: Whether ``requests`` keeps every request.
+    ///   - handler: Decides the reply for each request; a thrown error is answered with 500.
+    public init(
+        bufferLimit: Int = 8 << 20,
+        recordsRequests: Bool = true,
+        handler: @escaping @Sendable (LoopbackRequest) async throws -> LoopbackReply
+    ) {
+        self.handler = .async(handler)
+        self.bufferLimit = bufferLimit
+        self.recordsRequests = recordsRequests
+    }
+
+    /// Creates a server whose handler runs synchronously on the connection's thread (the fastest form).
+    ///
+    /// - Parameters:
+    ///   - bufferLimit: See ``init(bufferLimit:recordsRequests:handler:)``.
+    ///   - recordsRequests: Whether ``requests`` keeps every request.
+    ///   - synchronousHandler: Decides the reply for each request; a thrown error is answered with 500.
+    public init(
+        bufferLimit: Int = 8 << 20,
+        recordsRequests: Bool = true,
+        synchronousHandler: @escaping @Sendable (LoopbackRequest) throws -> LoopbackReply
+    ) {
+        self.handler = .sync(synchronousHandler)
+        self.bufferLimit = bufferLimit
+        self.recordsRequests = recordsRequests
+    }
+
+    /// Creates a server that answers every request with the response `respond` returns.
+    ///
+    /// - Parameter respond: Builds the response from the request (its URL is built from the `Host` header).
+    public convenience init(respond: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        self.init { request in .response(try await respond(request.httpRequest)) }
+    }
+
+    deinit { stop() }
+
+    /// The port the server listens on (0 before ``start()``).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Every request received so far, in the order their heads arrived.
+    public var requests: [LoopbackRequest] { state.withLock { $0.received } }
+
+    /// How many connections have been accepted so far (to measure connection reuse).
+    public var connectionsAccepted: Int { state.withLock { $0.accepted } }
+
+    /// The most connections that were open at the same time.
+    public var peakOpenConnections: Int { state.withLock { $0.peakOpen } }
+
+    /// How many connections are open now.
+    public var openConnections: Int { state.withLock { $0.connections.count } }
+
+    /// The inode numbers of every socket the server has opened (listener and connections), to check that
+    /// none is left open after ``stop()`` (see `/proc/self/fd`).
+    public var socketInodes: [UInt64] { state.withLock { $0.sockets } }
+
+    /// Starts listening on 127.0.0.1 at a port the system chooses.
+    ///
+    /// - Throws: `POSIXError` when the socket cannot be opened, or when the server was already started.
+    public func start() throws {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        if alreadyStarted { throw POSIXError(.EALREADY) }
+        let listener = try Self.openListener()
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            close(listener)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let inode = Self.inode(of: listener)
+        state.withLock {
+            $0.listener = listener
+            $0.wake = (pipeEnds[0], pipeEnds[1])
+            $0.port = port
+            $0.sockets.append(inode)
+        }
+        let wakeRead = pipeEnds[0]
+        threads.enter()
+        let thread = Thread { [self] in
+            acceptLoop(listener: listener, wake: wakeRead)
+            threads.leave()
+        }
+        thread.name = "LoopbackServer.accept"
+        thread.start()
+    }
+
+    /// Stops the server: stops accepting, closes every connection, and returns once every thread has ended.
+    ///
+    /// Safe to call more than once.
+    public func stop() {
+        let wake = state.withLock { state -> Int32? in
+            guard state.started, !state.stopping else { return nil }
+            state.stopping = true
+            for descriptor in state.connections.values { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            return state.wake.write
+        }
+        guard let wake else { return }
+        var byte: UInt8 = 1
+        _ = write(wake, &byte, 1)
+        threads.wait()
+        state.withLock { state in
+            close(state.wake.write)
+            state.wake = (-1, -1)
+        }
+    }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    private func acceptLoop(listener: Int32, wake: Int32) {
+        defer {
+            close(listener)
+            close(wake)
+        }
+        while true {
+            var entries = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if entries[1].revents != 0 { return }
+            let descriptor = accept(listener, nil, nil)
+            if descriptor < 0 { continue }
+            var one: Int32 = 1
+            _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            let inode = Self.inode(of: descriptor)
+            let number = state.withLock { state -> Int? in
+                guard !state.stopping else { return nil }
+                state.accepted += 1
+                state.connections[state.accepted] = descriptor
+                state.peakOpen = max(state.peakOpen, state.connections.count)
+                state.sockets.append(inode)
+                return state.accepted
+            }
+            guard let number else {
+                close(descriptor)
+                return
+            }
+            threads.enter()
+            let thread = Thread { [self] in
+                serve(HTTP1Socket(descriptor: descriptor), number: number)
+                state.withLock { state in
+                    state.connections[number] = nil
+                    close(descriptor)
+                }
+                threads.leave()
+            }
+            thread.name = "LoopbackServer.connection.\(number)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    func record(_ request: LoopbackRequest) {
+        guard recordsRequests else { return }
+        state.withLock { $0.received.append(request) }
+    }
+
+    private static func openListener() throws -> Int32 {
+        #if canImport(Darwin)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 1024) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        return descriptor
+    }
+
+    private static func inode(of descriptor: Int32) -> UInt64 {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+}
