@@ -180,4 +180,27 @@ extension API {
     ) async throws -> Value {
         try await send(Request<Value>(.delete, endpoint, query: query, headers: headers))
     }
+
+    /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same interceptors
+    /// and retries; a partly written file is removed on failure and cancellation.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL, an ``Endpoint``, or an absolute `URL`.
+    ///   - destination: The file to write.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - progress: Told the bytes received so far and the bytes expected.
+    /// - Returns: The response, whose body is empty: it went to the file.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func download(
+        _ endpoint: some EndpointConvertible,
+        to destination: URL,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        var request = Request<HTTPResponse>(.get, endpoint, query: query, headers: headers)
+        request.observer = TransferObserver(download: progress)
+        return try await download(request, to: destination)
+    }
 }

@@ -192,4 +192,27 @@ extension API {
     ) -> Future<Value> {
         send(Request<Value>(.delete, endpoint, query: query, headers: headers))
     }
+
+    /// Downloads `endpoint` into `destination` and answers a ``Future`` of the response (whose body went to the
+    /// file).
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL, an ``Endpoint``, or an absolute `URL`.
+    ///   - destination: The file to write.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - progress: Told the bytes received so far and the bytes expected.
+    /// - Returns: A future of the response; cancel it to cancel the download.
+    @discardableResult
+    public func download(
+        _ endpoint: some EndpointConvertible,
+        to destination: URL,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) -> Future<HTTPResponse> {
+        let endpoint = endpoint.endpoint
+        return Future(callbackQueue: configuration.callbackQueue) {
+            try await self.download(endpoint, to: destination, query: query, headers: headers, progress: progress)
+        }
+    }
 }

@@ -18,7 +18,8 @@ extension API {
     @discardableResult
     public func send<Response>(_ request: Request<Response>) async throws -> Response {
         let built = try makeHTTPRequest(request)
-        let response = try await perform(built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy)
+        let response = try await perform(
+            built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy, mode: .memory(request.observer))
         do {
             return try request.decode(response, self)
         } catch {
@@ -33,16 +34,17 @@ extension API {
     /// - Throws: ``CRUDError``.
     @discardableResult
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try HeaderValidation.check(request.headers)
+        try request.validate()
         var request = request
         if request.timeout == nil { request.timeout = configuration.timeout }
-        return try await perform(request, retryPolicy: configuration.retryPolicy)
+        if request.deadline == nil { request.deadline = configuration.deadline }
+        return try await perform(request, retryPolicy: configuration.retryPolicy, mode: .memory(.none))
     }
 
     /// The ``HTTPRequest`` a ``Request`` becomes before any interceptor: URL with the default and own query,
     /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when configured, the timeout.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
-    ///   with CR/LF.
+    ///   with CR/LF (see ``HTTPRequest/validate()``).
     public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers
@@ -53,15 +55,40 @@ extension API {
         if configuration.addsIdempotencyKeys, request.method == .post, !headers.contains("Idempotency-Key") {
             headers["Idempotency-Key"] = UUID().uuidString
         }
-        try HeaderValidation.check(headers)
-        return HTTPRequest(
+        let built = HTTPRequest(
             method: request.method, url: url, headers: headers, body: body,
-            timeout: request.timeout ?? configuration.timeout)
+            timeout: request.timeout ?? configuration.timeout, deadline: request.deadline ?? configuration.deadline)
+        try built.validate()
+        return built
+    }
+
+    /// Sends a typed request whose successful body goes to `destination` instead of memory (see
+    /// ``Transport/download(_:to:observer:)``), through the same interceptors and retries.
+    /// - Returns: The response; its body is empty when it went to the file.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func download(_ request: Request<HTTPResponse>, to destination: URL) async throws -> HTTPResponse {
+        let built = try makeHTTPRequest(request)
+        return try await perform(
+            built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
+            mode: .file(destination, request.observer))
     }
 
     // MARK: - The attempt loop
 
-    private func perform(_ request: HTTPRequest, retryPolicy: RetryPolicy) async throws -> HTTPResponse {
+    /// Where a response body goes.
+    package enum TransferMode: Sendable {
+        /// Into the response, in memory.
+        case memory(TransferObserver)
+        /// Into a file, for a success.
+        case file(URL, TransferObserver)
+    }
+
+    private func perform(
+        _ request: HTTPRequest,
+        retryPolicy: RetryPolicy,
+        mode: TransferMode
+    ) async throws -> HTTPResponse {
         let clock = configuration.clock
         let log = configuration.logHandler
         let started = clock.now()
@@ -74,7 +101,7 @@ extension API {
                 elapsed: clock.now() - started)
             let sent = try await adapt(request, context: context)
             let error: CRUDError
-            switch await attemptOnce(sent, context: context, log: log) {
+            switch await attemptOnce(sent, context: context, log: log, mode: mode) {
             case .success(let response): return response
             case .failure(let failure): error = failure
             }
@@ -108,7 +135,7 @@ extension API {
             } catch {
                 throw CRUDError.fromAdapter(error)
             }
-            try HeaderValidation.check(adapted.headers)
+            try adapted.validate()
         }
         return adapted
     }
@@ -117,12 +144,13 @@ extension API {
     private func attemptOnce(
         _ request: HTTPRequest,
         context: InterceptorContext,
-        log: LogHandler?
+        log: LogHandler?,
+        mode: TransferMode
     ) async -> Result<HTTPResponse, CRUDError> {
         let clock = configuration.clock
         let sentAt = log == nil ? .zero : clock.now()
         if let log { log(event(.requestSent, request, attempt: context.attempt)) }
-        let result = await sendAndValidate(request, context: context, log: log, sentAt: sentAt)
+        let result = await sendAndValidate(request, context: context, log: log, sentAt: sentAt, mode: mode)
         if let log, case .failure(let failure) = result {
             log(event(.failed(failure), request, attempt: context.attempt, duration: clock.now() - sentAt))
         }
@@ -133,11 +161,17 @@ extension API {
         _ request: HTTPRequest,
         context: InterceptorContext,
         log: LogHandler?,
-        sentAt: Duration
+        sentAt: Duration,
+        mode: TransferMode
     ) async -> Result<HTTPResponse, CRUDError> {
         let response: HTTPResponse
         do {
-            response = try await configuration.transport.send(request)
+            switch mode {
+            case .memory(let observer):
+                response = try await configuration.transport.send(request, observer: observer)
+            case .file(let destination, let observer):
+                response = try await configuration.transport.download(request, to: destination, observer: observer)
+            }
         } catch {
             return .failure(Task.isCancelled ? .cancelled : .fromTransport(error, timeout: request.timeout ?? 0))
         }

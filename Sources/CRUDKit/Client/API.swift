@@ -25,7 +25,9 @@ public final class API: Sendable {
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {
         self.configuration = configuration
-        self.paths = PathBuilder(baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash)
+        self.paths = PathBuilder(
+            baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash,
+            queryStyle: configuration.queryStyle)
     }
 
     /// Creates an API.
@@ -56,7 +58,7 @@ public final class API: Sendable {
             configuration: APIConfiguration(
                 baseURL: baseURL,
                 headers: headers,
-                query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) },
+                query: FormParameters(query.mapValues { FormValue.string($0) }),
                 transport: transport,
                 interceptors: interceptors,
                 retryPolicy: retryPolicy,
@@ -86,28 +88,30 @@ public final class API: Sendable {
     /// The URL this API requests for `endpoint`: its default query parameters, then `query` (whose names win).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for an empty segment, a relative path without a base URL, or
     ///   a result that is not a URL.
-    public func url(for endpoint: some EndpointConvertible, query: [URLQueryItem] = []) throws -> URL {
+    public func url(for endpoint: some EndpointConvertible, query: FormParameters = [:]) throws -> URL {
         try paths.url(for: endpoint.endpoint, query: mergedQuery(query))
     }
 
     /// The URL of a path under the base URL, with the default query parameters and `query`.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
-    public func url(path: String, query: [URLQueryItem] = []) throws -> URL {
+    public func url(path: String, query: FormParameters = [:]) throws -> URL {
         try paths.url(path: path, query: mergedQuery(query))
     }
 
     /// The URL of path segments under the base URL, each percent-encoded as exactly one segment.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
-    public func url(segments: [String], query: [URLQueryItem] = []) throws -> URL {
+    public func url(segments: [String], query: FormParameters = [:]) throws -> URL {
         try paths.url(segments: segments, query: mergedQuery(query))
     }
 
     /// The default query parameters without those `query` names again, then `query`.
-    package func mergedQuery(_ query: [URLQueryItem]) -> [URLQueryItem] {
+    package func mergedQuery(_ query: FormParameters) -> FormParameters {
         let defaults = configuration.query
         if defaults.isEmpty { return query }
         if query.isEmpty { return defaults }
-        let overridden = Set(query.map(\.name))
-        return defaults.filter { !overridden.contains($0.name) } + query
+        let overridden = Set(query.fields.map(\.name))
+        var merged = query
+        merged.fields = defaults.fields.filter { !overridden.contains($0.name) } + query.fields
+        return merged
     }
 }

@@ -12,12 +12,15 @@ public struct APIConfiguration: Sendable {
     public var headers: HTTPHeaders
     /// Query parameters sent with every request (StreemNetworking's `additionalParameters`); a request's own
     /// parameters of the same name win.
-    public var query: [URLQueryItem]
+    public var query: FormParameters
+    /// How lists in query parameters are written: `tags[]=a&tags[]=b` (the default) or `tags=a&tags=b` (what
+    /// Django REST framework filters read).
+    public var queryStyle: FormParameters.ArrayStyle
     /// Makes the encoder for JSON bodies; called once per request, so the encoder is never shared between threads.
     public var makeEncoder: @Sendable () -> JSONEncoder
     /// Makes the decoder for JSON answers; called once per decoded response.
     public var makeDecoder: @Sendable () -> JSONDecoder
-    /// What sends the requests.
+    /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
     public var transport: any Transport
     /// The interceptors every request goes through, in order (see ``Interceptor``).
     public var interceptors: [any Interceptor]
@@ -33,6 +36,9 @@ public struct APIConfiguration: Sendable {
     public var redaction: Redaction
     /// How long a request may wait for the next bytes, unless the request sets its own timeout.
     public var timeout: TimeInterval
+    /// How long a whole exchange (redirects included) may take, unless the request sets its own; `nil` leaves it
+    /// to the transport.
+    public var deadline: TimeInterval?
     /// Whether every `POST` gets an `Idempotency-Key` header with a new UUID (the same on each attempt), which also
     /// makes it safe for the retry policy to repeat.
     public var addsIdempotencyKeys: Bool
@@ -43,7 +49,8 @@ public struct APIConfiguration: Sendable {
     public init(
         baseURL: URL?,
         headers: HTTPHeaders = [:],
-        query: [URLQueryItem] = [],
+        query: FormParameters = [:],
+        queryStyle: FormParameters.ArrayStyle = .brackets,
         makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
         makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
         transport: (any Transport)? = nil,
@@ -54,15 +61,17 @@ public struct APIConfiguration: Sendable {
         logHandler: LogHandler? = nil,
         redaction: Redaction = .standard,
         timeout: TimeInterval = 60,
+        deadline: TimeInterval? = nil,
         addsIdempotencyKeys: Bool = false,
         clock: any APIClock = SystemClock()
     ) {
         self.baseURL = baseURL
         self.headers = headers
         self.query = query
+        self.queryStyle = queryStyle
         self.makeEncoder = makeEncoder
         self.makeDecoder = makeDecoder
-        self.transport = transport ?? UnconfiguredTransport()
+        self.transport = transport ?? Self.defaultTransport
         self.interceptors = interceptors
         self.retryPolicy = retryPolicy
         self.trailingSlash = trailingSlash
@@ -70,14 +79,14 @@ public struct APIConfiguration: Sendable {
         self.logHandler = logHandler
         self.redaction = redaction
         self.timeout = timeout
+        self.deadline = deadline
         self.addsIdempotencyKeys = addsIdempotencyKeys
         self.clock = clock
     }
 }
 
-/// The transport of an API that was given none: every request fails with a clear reason.
-private struct UnconfiguredTransport: Transport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw CRUDError.invalidRequest(reason: "no transport is configured for this API")
-    }
+extension APIConfiguration {
+    /// The transport of every API that is given none: one ``URLSessionTransport`` for the whole program, made
+    /// when first needed, so that APIs made on the fly share its connections.
+    public static let defaultTransport: any Transport = URLSessionTransport()
 }

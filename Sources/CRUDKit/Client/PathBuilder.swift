@@ -15,6 +15,8 @@ public struct PathBuilder: Sendable, Hashable {
     public let baseURL: URL?
     /// Whether built paths end with `/`.
     public let trailingSlash: TrailingSlash
+    /// How lists in query parameters are written.
+    public let queryStyle: FormParameters.ArrayStyle
     /// The base URL's text up to its path, without any trailing `/`.
     private let prefix: String
     /// The base URL's own query, kept in front of the added items.
@@ -26,9 +28,15 @@ public struct PathBuilder: Sendable, Hashable {
     /// - Parameters:
     ///   - baseURL: The absolute URL paths are relative to (its own query is kept); `nil` allows only absolute URLs.
     ///   - trailingSlash: Whether built paths end with `/`.
-    public init(baseURL: URL?, trailingSlash: TrailingSlash = .asGiven) {
+    ///   - queryStyle: How lists in query parameters are written (`tags[]=a` or `tags=a`).
+    public init(
+        baseURL: URL?,
+        trailingSlash: TrailingSlash = .asGiven,
+        queryStyle: FormParameters.ArrayStyle = .brackets
+    ) {
         self.baseURL = baseURL
         self.trailingSlash = trailingSlash
+        self.queryStyle = queryStyle
         var text = baseURL?.absoluteString ?? ""
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         if let question = text.firstIndex(of: "?") {
@@ -46,23 +54,23 @@ public struct PathBuilder: Sendable, Hashable {
     /// The URL of `endpoint` with `query` appended.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a segment is empty, there is no base URL for a
     ///   relative endpoint, or the result is not a valid URL.
-    public func url(for endpoint: Endpoint, query: [URLQueryItem] = []) throws -> URL {
+    public func url(for endpoint: Endpoint, query: FormParameters = [:]) throws -> URL {
         switch endpoint {
         case .path(let path): try url(path: path, query: query)
         case .segments(let segments): try url(segments: segments, query: query)
-        case .url(let url): try Self.appending(query: query, to: url)
+        case .url(let url): try appending(query: query, to: url)
         }
     }
 
     /// The URL of a path string: `/` separates segments, each of which is percent-encoded; empty segments
     /// (a leading `/`, `//`) are skipped. A string beginning with `http://` or `https://` is taken as an absolute URL.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when there is no base URL or the result is not a valid URL.
-    public func url(path: String, query: [URLQueryItem] = []) throws -> URL {
+    public func url(path: String, query: FormParameters = [:]) throws -> URL {
         if Self.isAbsolute(path) {
             guard let url = URL(string: path) else {
                 throw CRUDError.invalidRequest(reason: "`\(path)` is not a valid URL")
             }
-            return try Self.appending(query: query, to: url)
+            return try appending(query: query, to: url)
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let slash: Bool
@@ -78,7 +86,7 @@ public struct PathBuilder: Sendable, Hashable {
     /// and `.` and `..` are encoded so they cannot step out of the collection).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a segment is empty, there is no base URL, or the result
     ///   is not a valid URL.
-    public func url(segments: [String], query: [URLQueryItem] = []) throws -> URL {
+    public func url(segments: [String], query: FormParameters = [:]) throws -> URL {
         var encoded: [String] = []
         encoded.reserveCapacity(segments.count)
         for segment in segments {
@@ -91,7 +99,7 @@ public struct PathBuilder: Sendable, Hashable {
         return try build(encoded, trailingSlash: trailingSlash == .always, query: query)
     }
 
-    private func build(_ encodedSegments: [String], trailingSlash slash: Bool, query: [URLQueryItem]) throws -> URL {
+    private func build(_ encodedSegments: [String], trailingSlash slash: Bool, query: FormParameters) throws -> URL {
         guard baseURL != nil else {
             throw CRUDError.invalidRequest(
                 reason: "no base URL is configured for the relative path `\(encodedSegments.joined(separator: "/"))`;"
@@ -103,7 +111,7 @@ public struct PathBuilder: Sendable, Hashable {
             text += segment
         }
         if slash && !text.hasSuffix("/") { text += "/" }
-        let added = Self.encode(query)
+        let added = query.percentEncoded(style: queryStyle)
         switch (baseQuery, added.isEmpty) {
         case (let base?, true): text += "?" + base
         case (let base?, false): text += "?" + base + "&" + added
@@ -116,7 +124,7 @@ public struct PathBuilder: Sendable, Hashable {
         return url
     }
 
-    private static func appending(query: [URLQueryItem], to url: URL) throws -> URL {
+    private func appending(query: FormParameters, to url: URL) throws -> URL {
         guard !query.isEmpty else { return url }
         var text = url.absoluteString
         var fragment = ""
@@ -124,15 +132,12 @@ public struct PathBuilder: Sendable, Hashable {
             fragment = String(text[hash...])
             text = String(text[..<hash])
         }
-        text += (text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?") + encode(query)
+        let added = query.percentEncoded(style: queryStyle)
+        text += (text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?") + added
         guard let result = URL(string: text + fragment) else {
             throw CRUDError.invalidRequest(reason: "`\(text)` is not a valid URL")
         }
         return result
-    }
-
-    private static func encode(_ query: [URLQueryItem]) -> String {
-        PercentEncoding.query(query.lazy.map { (name: $0.name, value: $0.value) })
     }
 
     private static func isAbsolute(_ path: String) -> Bool {

@@ -20,14 +20,19 @@ public struct Request<Response: Sendable>: Sendable {
     public var method: HTTPMethod
     /// Where the request goes.
     public var endpoint: Endpoint
-    /// Query parameters, after the API's defaults (a name given here replaces a default of that name).
-    public var query: [URLQueryItem]
+    /// Query parameters, after the API's defaults (a name given here replaces a default of that name); set it to
+    /// send lists or nested fields (`request.query = ["tags": ["a", "b"]]`).
+    public var query: FormParameters
     /// The body.
     public var body: RequestBody
     /// Headers, set over the API's default headers.
     public var headers: HTTPHeaders
     /// The idle timeout of this request; `nil` uses the API's.
     public var timeout: TimeInterval?
+    /// The total time this request may take; `nil` uses the API's.
+    public var deadline: TimeInterval?
+    /// Told how the upload and the download progress.
+    public var observer: TransferObserver
     /// The retry policy of this request; `nil` uses the API's.
     public var retryPolicy: RetryPolicy?
     /// Reads the answer from a successful, validated response.
@@ -37,7 +42,7 @@ public struct Request<Response: Sendable>: Sendable {
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, in the order of their names.
+    ///   - query: Query parameters, in the order of their names (set ``query`` for lists and nested fields).
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
@@ -53,12 +58,13 @@ public struct Request<Response: Sendable>: Sendable {
     ) {
         self.method = method
         self.endpoint = endpoint.endpoint
-        self.query =
-            query.isEmpty ? [] : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        self.query = FormParameters(query.mapValues { FormValue.string($0) })
         self.body = body
         self.headers = headers
         self.timeout = timeout
         self.retryPolicy = nil
+        self.deadline = nil
+        self.observer = .none
         self.decode = decode
     }
 }

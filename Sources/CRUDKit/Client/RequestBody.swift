@@ -5,6 +5,7 @@ import Foundation
 /// ```swift
 /// try await api.post("people", body: .json(Person(firstName: "Ada", lastName: "Lovelace")))
 /// try await api.post("login", body: .form(["user": "ada", "password": "s3cret"]))
+/// try await api.post("avatars", body: .multipart(form))
 /// try await api.put("avatar", body: .data(png, contentType: "image/png"))
 /// ```
 public struct RequestBody: Sendable {
@@ -13,7 +14,8 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String?)
         case file(URL, contentType: String?)
         case encodable(@Sendable (JSONEncoder) throws -> Data)
-        case form([URLQueryItem])
+        case form(FormParameters, FormParameters.ArrayStyle)
+        case multipart(MultipartForm)
     }
 
     private let storage: Storage
@@ -44,14 +46,35 @@ public struct RequestBody: Sendable {
         RequestBody(.encodable { encoder in try encoder.encode(value) })
     }
 
-    /// Fields sent as `application/x-www-form-urlencoded`, percent-encoded (`+`, `&`, `=` and spaces included).
-    public static func form(_ items: [URLQueryItem]) -> RequestBody {
-        RequestBody(.form(items))
+    /// Fields sent as `application/x-www-form-urlencoded`, percent-encoded (`+`, `&`, `=` and spaces included),
+    /// lists and nested fields written as ``FormParameters`` documents.
+    /// - Parameters:
+    ///   - parameters: The fields, in order.
+    ///   - style: How lists are written.
+    public static func form(_ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets) -> RequestBody {
+        RequestBody(.form(parameters, style))
     }
 
-    /// Fields sent as `application/x-www-form-urlencoded`, in the order of their names.
-    public static func form(_ fields: [String: String]) -> RequestBody {
-        form(fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+    /// A `multipart/form-data` body, encoded in memory when the request is built (file parts are read then).
+    ///
+    /// For large files, stream the form from a temporary file instead:
+    ///
+    /// ```swift
+    /// try await form.withTemporaryBody { body in
+    ///     try await api.send(Request<Okay>(.post, "uploads", body: .http(body, contentType: form.contentType)))
+    /// }
+    /// ```
+    public static func multipart(_ form: MultipartForm) -> RequestBody {
+        RequestBody(.multipart(form))
+    }
+
+    /// An ``HTTPBody`` as it is (bytes or a file streamed from disk), with its content type.
+    public static func http(_ body: HTTPBody, contentType: String?) -> RequestBody {
+        switch body {
+        case .none: RequestBody(.none)
+        case .data(let data): RequestBody(.data(data, contentType: contentType))
+        case .file(let url): RequestBody(.file(url, contentType: contentType))
+        }
     }
 
     /// Whether there is no body.
@@ -61,7 +84,8 @@ public struct RequestBody: Sendable {
     }
 
     /// The encoded body and its content type.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when an `Encodable` value cannot be encoded.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when an `Encodable` value cannot be encoded or a multipart
+    ///   file cannot be read.
     package func encoded(using makeEncoder: () -> JSONEncoder) throws -> (body: HTTPBody, contentType: String?) {
         switch storage {
         case .none:
@@ -76,9 +100,10 @@ public struct RequestBody: Sendable {
             } catch {
                 throw CRUDError.invalidRequest(reason: "the body could not be encoded as JSON: \(error)")
             }
-        case .form(let items):
-            let text = PercentEncoding.query(items.lazy.map { (name: $0.name, value: $0.value) })
-            return (.data(Data(text.utf8)), "application/x-www-form-urlencoded")
+        case .form(let parameters, let style):
+            return (.data(Data(parameters.percentEncoded(style: style).utf8)), "application/x-www-form-urlencoded")
+        case .multipart(let form):
+            return (.data(try form.encodedData()), form.contentType)
         }
     }
 }

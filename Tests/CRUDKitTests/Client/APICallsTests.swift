@@ -108,14 +108,14 @@ enum PeopleEndpoints {
         if case .timedOut(let timeout) = error { #expect(timeout == .idle(7)) }
     }
 
-    @Test func anAPIWithoutTransportOrBaseURLSaysSo() async {
+    @Test func anAPIWithoutBaseURLRefusesPathsAndNonHTTPURLs() async {
         let bare = API(baseURL: nil)
+        #expect(bare.transport is URLSessionTransport)
         let noBase = await crudError { try await bare.get("people") }
         guard case .invalidRequest(let reason) = noBase else { return #expect(Bool(false)) }
         #expect(reason.contains("base URL"))
-        let noTransport = await crudError { try await bare.get(URL(string: "https://x.test/")!) }
-        guard case .invalidRequest(let why) = noTransport else { return #expect(Bool(false)) }
-        #expect(why.contains("transport"))
+        let file = await crudError { try await bare.get(URL(fileURLWithPath: "/etc/passwd")) }
+        #expect(file?.caseName == "invalidRequest")
     }
 
     @Test func cancellingTheTaskCancelsTheRequest() async {

@@ -14,7 +14,7 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, headers: ["Authorization": "Bearer secret-token", "Cookie": "id=42"],
-                query: [URLQueryItem(name: "api_key", value: "k-123")], transport: transport,
+                query: ["api_key": "k-123"], transport: transport,
                 retryPolicy: RetryPolicy(maxAttempts: 2), logHandler: { event in events.withLock { $0.append(event) } },
                 redaction: Redaction(headers: ["X-Signature"], queryParameters: ["API_KEY"]), clock: ManualClock()))
         _ = try await api.put("people/1", body: .data(Data("hello".utf8)), headers: ["X-Signature": "sig"])

@@ -50,7 +50,7 @@ import Testing
         #expect(try builder.url(path: "people").absoluteString == "https://x.test/v1/people")
         #expect(try always.url(path: "").absoluteString == "https://api.example.com/v1/")
         #expect(
-            try always.url(path: "people", query: [URLQueryItem(name: "a", value: "1")]).absoluteString
+            try always.url(path: "people", query: ["a": "1"]).absoluteString
                 == "https://api.example.com/v1/people/?a=1")
     }
 
@@ -58,7 +58,7 @@ import Testing
         let other = URL(string: "https://cdn.example.org/page?x=1")!
         #expect(try builder.url(for: .url(other)).absoluteString == "https://cdn.example.org/page?x=1")
         #expect(
-            try builder.url(for: .url(other), query: [URLQueryItem(name: "y", value: "2")]).absoluteString
+            try builder.url(for: .url(other), query: ["y": "2"]).absoluteString
                 == "https://cdn.example.org/page?x=1&y=2")
         #expect(try builder.url(path: "https://cdn.example.org/a/").absoluteString == "https://cdn.example.org/a/")
         let noBase = PathBuilder(baseURL: nil)
@@ -68,21 +68,23 @@ import Testing
 
     @Test func queryComponentsArePercentEncoded() throws {
         let url = try builder.url(
-            path: "search",
-            query: [
-                URLQueryItem(name: "q", value: "a+b & c=d"), URLQueryItem(name: "name", value: "Zoë"),
-                URLQueryItem(name: "flag", value: nil), URLQueryItem(name: "k[]", value: "1"),
-            ])
-        #expect(url.absoluteString == "https://x.test/v1/search?q=a%2Bb%20%26%20c%3Dd&name=Zo%C3%AB&flag&k%5B%5D=1")
+            path: "search", query: ["q": "a+b & c=d", "name": "Zoë", "k": ["1", "2"], "p": ["x": "y"]])
+        #expect(
+            url.absoluteString
+                == "https://x.test/v1/search?q=a%2Bb%20%26%20c%3Dd&name=Zo%C3%AB&k%5B%5D=1&k%5B%5D=2&p%5Bx%5D=y")
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         #expect(components.queryItems?.first?.value == "a+b & c=d")
+        let repeated = PathBuilder(baseURL: testBase, queryStyle: .repeatedKeys)
+        #expect(
+            try repeated.url(path: "people", query: ["tag": ["a", "b"]]).absoluteString
+                == "https://api.example.com/v1/people?tag=a&tag=b")
     }
 
     @Test func theBaseQueryIsKept() throws {
         let keyed = PathBuilder(baseURL: URL(string: "https://x.test/v1?key=k")!)
         #expect(try keyed.url(path: "people").absoluteString == "https://x.test/v1/people?key=k")
         #expect(
-            try keyed.url(path: "people", query: [URLQueryItem(name: "a", value: "1")]).absoluteString
+            try keyed.url(path: "people", query: ["a": "1"]).absoluteString
                 == "https://x.test/v1/people?key=k&a=1")
     }
 }

@@ -44,7 +44,21 @@ import Testing
         _ = try await api.post("login", body: .form(["user": "a+b@x", "password": "p&q=r s"]))
         let sent = try #require(transport.requests.first)
         #expect(sent.headers["Content-Type"] == "application/x-www-form-urlencoded")
-        #expect(sent.body.data == Data("password=p%26q%3Dr%20s&user=a%2Bb%40x".utf8))
+        #expect(sent.body.data == Data("user=a%2Bb%40x&password=p%26q%3Dr%20s".utf8))
+        _ = try await api.post(
+            "search", body: .form(["tags": ["a", "b"], "owner": ["name": "Ada"]], style: .repeatedKeys))
+        #expect(transport.requests[1].body.data == Data("tags=a&tags=b&owner%5Bname%5D=Ada".utf8))
+    }
+
+    @Test func multipartBodiesCarryTheirBoundary() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        var form = MultipartForm(boundary: "b0undary")
+        form.parts.append(.init(name: "title", content: .data(Data("Ada".utf8))))
+        _ = try await api.post("uploads", body: .multipart(form))
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headers["Content-Type"] == "multipart/form-data; boundary=b0undary")
+        let text = String(decoding: try #require(sent.body.data), as: UTF8.self)
+        #expect(text.contains("--b0undary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nAda\r\n"))
     }
 
     @Test func rawBodiesKeepAGivenContentTypeAndHeadersWin() async throws {
