@@ -36,6 +36,12 @@ private func readmeCustomCall(api: API) async throws -> Bool {
     return status.healthy && page.status == 200
 }
 
+private func readmeFutureCall(api: API, done: @escaping @Sendable (Bool) -> Void) {
+    api.get("status", as: Status.self)
+        .onSuccess { status in done(status.healthy) }
+        .onFailure { error in done(false) }
+}
+
 // MARK: - A typed request
 
 private enum PeopleAPI {
@@ -130,6 +136,10 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
         let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
         #expect(try await readmeCustomCall(api: api))
         #expect(try await readmeTypedRequest(api: api).map(\.firstName) == ["Ada"])
+        let healthy = await withCheckedContinuation { continuation in
+            readmeFutureCall(api: api) { continuation.resume(returning: $0) }
+        }
+        #expect(healthy)
         let urls = transport.requests.map(\.url.absoluteString)
         #expect(urls.contains("https://cdn.example.com/exports/people.csv"))
         #expect(urls.contains("https://api.example.com/v1/people/search?q=Ada%20Lovelace"))
