@@ -82,7 +82,8 @@ extension JSON {
             guard let index = Int(key), values.indices.contains(index) else { return nil }
             return values[index]
         case (.index(let index), .array(let values)):
-            return values.indices.contains(index) ? values[index] : nil
+            guard values.indices.contains(index) else { return nil }
+            return values[index]
         case (.index(let index), .object(let object)):
             return object[String(index)]
         default:

@@ -103,6 +103,7 @@ extension JSONMappingError {
         }
         var components = context.codingPath.map(Self.component(for:))
         if let extraStep { components.append(extraStep) }
+        if let document { components = Self.documentKeys(components, in: document) }
         if found == nil, let document, let value = document.value(along: components) {
             found = value.kindDescription
         }
@@ -114,6 +115,25 @@ extension JSONMappingError {
             found = value.kindDescription
         }
         self.init(components: components, expected: expected, found: found ?? "something else")
+    }
+
+    /// Swift property names in a coding path replaced by the keys the document uses (`createdAt` becomes
+    /// `created_at` where the document says so, or where its neighbouring keys are snake_case).
+    private static func documentKeys(_ components: [JSONPathComponent], in document: JSON) -> [JSONPathComponent] {
+        var current: JSON? = document
+        var result: [JSONPathComponent] = []
+        for component in components {
+            var chosen = component
+            if case .key(let key) = component, case .object(let object)? = current, object[key] == nil {
+                let snake = JSONKeyConversion.snakeCase(fromCamelCase: key)
+                if snake != key, object[snake] != nil || object.keys.contains(where: { $0.contains("_") }) {
+                    chosen = .key(snake)
+                }
+            }
+            result.append(chosen)
+            current = current?.step(chosen)
+        }
+        return result
     }
 
     private static func component(for key: any CodingKey) -> JSONPathComponent {
