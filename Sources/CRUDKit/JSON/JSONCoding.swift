@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree (the
 /// ``Engine/native`` engine), which is faster than `JSONDecoder` and gives the same values and the same
-/// `DecodingError`s (case and coding path). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
+/// `DecodingError`s (case and coding path; a number out of range for its type names its coding path, which
+/// `JSONDecoder` on Linux leaves empty). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
 /// the same way (``makeJSONDecoder()``, ``makeJSONEncoder()``).
 public struct JSONCoding: Sendable {
     /// How dates are read and written.
