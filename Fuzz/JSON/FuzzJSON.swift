@@ -13,6 +13,7 @@ private struct Sample: Decodable {
     var nested: [String: JSON]?
 }
 
+/// libFuzzer calls this with each input; returning 0 means "keep going".
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }

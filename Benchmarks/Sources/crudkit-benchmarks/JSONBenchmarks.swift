@@ -110,7 +110,8 @@ private func readEveryField(_ object: Any) -> Int {
     var checksum = 0
     for person in object as? [[String: Any]] ?? [] {
         checksum &+= Int(truncatingIfNeeded: (person["id"] as? NSNumber)?.int64Value ?? 0)
-        checksum &+= ((person["first_name"] as? String)?.utf8.count ?? 0) + ((person["last_name"] as? String)?.utf8.count ?? 0)
+        checksum &+=
+            ((person["first_name"] as? String)?.utf8.count ?? 0) + ((person["last_name"] as? String)?.utf8.count ?? 0)
         checksum &+= ((person["email"] as? String)?.utf8.count ?? 0) + ((person["age"] as? Int) ?? 0)
         checksum &+= Int((person["score"] as? Double) ?? 0) + ((person["is_active"] as? Bool) == true ? 1 : 0)
         checksum &+= (person["favorite_color"] as? String)?.utf8.count ?? 0

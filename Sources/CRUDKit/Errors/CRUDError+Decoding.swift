@@ -27,7 +27,8 @@ extension CRUDError {
             failure = DecodingFailure(keyPath: error.keyPath, expected: error.expected, found: error.found, body: body)
         case let error as DecodingError:
             let mapped = JSONMappingError(error, in: try? JSON(data: body))
-            failure = DecodingFailure(keyPath: mapped.keyPath, expected: mapped.expected, found: mapped.found, body: body)
+            failure = DecodingFailure(
+                keyPath: mapped.keyPath, expected: mapped.expected, found: mapped.found, body: body)
         default:
             failure = DecodingFailure(keyPath: "", expected: "a decodable body", found: "\(error)", body: body)
         }

@@ -59,7 +59,8 @@ extension JSON.Number: CustomStringConvertible {
     public var description: String {
         switch self {
         case .int(let value): return String(value)
-        case .double(let value): return value.isFinite ? "\(value)" : (value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"))
+        case .double(let value):
+            return value.isFinite ? "\(value)" : (value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"))
         }
     }
 }

@@ -225,7 +225,9 @@ extension DecodingError {
     func prefixed(with prefix: [any CodingKey]) -> DecodingError {
         guard !prefix.isEmpty else { return self }
         func context(_ old: Context) -> Context {
-            Context(codingPath: prefix + old.codingPath, debugDescription: old.debugDescription, underlyingError: old.underlyingError)
+            Context(
+                codingPath: prefix + old.codingPath, debugDescription: old.debugDescription,
+                underlyingError: old.underlyingError)
         }
         switch self {
         case .typeMismatch(let type, let old): return .typeMismatch(type, context(old))

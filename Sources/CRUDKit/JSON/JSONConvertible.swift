@@ -36,7 +36,9 @@ extension JSON {
     /// - Returns: The mapped value.
     /// - Throws: ``JSONMappingError`` naming the key path, the expected type and what was found.
     public func required<T: JSONConvertible>(_ key: String, as type: T.Type = T.self) throws -> T {
-        guard case .object(let object) = self else { throw JSONMappingError.mismatch(expected: "an object", found: self) }
+        guard case .object(let object) = self else {
+            throw JSONMappingError.mismatch(expected: "an object", found: self)
+        }
         guard let value = object[key] else {
             throw JSONMappingError(components: [.key(key)], expected: "\(T.self)", found: "nothing")
         }
@@ -50,7 +52,9 @@ extension JSON {
     /// - Returns: The mapped value, or `nil`.
     /// - Throws: ``JSONMappingError`` naming the key path, the expected type and what was found.
     public func optional<T: JSONConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
-        guard case .object(let object) = self else { throw JSONMappingError.mismatch(expected: "an object", found: self) }
+        guard case .object(let object) = self else {
+            throw JSONMappingError.mismatch(expected: "an object", found: self)
+        }
         guard let value = object[key], !value.isNull else { return nil }
         return try Self.map(value, as: T.self, at: .key(key))
     }
@@ -62,7 +66,9 @@ extension JSON {
     /// - Returns: The attribute.
     /// - Throws: ``JSONMappingError`` when a present value is of the wrong kind.
     public func attribute<T: JSONConvertible>(_ key: String, as type: T.Type) throws -> JSONAttribute<T> {
-        guard case .object(let object) = self else { throw JSONMappingError.mismatch(expected: "an object", found: self) }
+        guard case .object(let object) = self else {
+            throw JSONMappingError.mismatch(expected: "an object", found: self)
+        }
         switch object[key] {
         case nil: return .absent
         case .null?: return .null

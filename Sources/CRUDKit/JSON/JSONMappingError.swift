@@ -145,7 +145,8 @@ extension JSONMappingError {
 
     /// Pulls "a string" out of "Expected to decode Int but found a string instead."
     private static func foundPhrase(in text: String) -> String? {
-        guard let start = text.range(of: "but found "), let end = text.range(of: " instead", range: start.upperBound..<text.endIndex)
+        guard let start = text.range(of: "but found "),
+            let end = text.range(of: " instead", range: start.upperBound..<text.endIndex)
         else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
     }

@@ -388,7 +388,9 @@ struct JSONParser {
         }
         if isInteger, !overflowed {
             if !negative, mantissa <= UInt64(Int64.max) { return .int(Int64(mantissa)) }
-            if negative, mantissa != 0, mantissa <= UInt64(Int64.max) + 1 { return .int(Int64(bitPattern: 0 &- mantissa)) }
+            if negative, mantissa != 0, mantissa <= UInt64(Int64.max) + 1 {
+                return .int(Int64(bitPattern: 0 &- mantissa))
+            }
         }
         // Exact fast path (Clinger): both the mantissa and the power of ten are exact doubles.
         let power = exponent - fractionDigits

@@ -39,7 +39,9 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = lookup(key) else {
             throw DecodingError.keyNotFound(
                 key,
-                .init(codingPath: path.keys, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\").")
+                .init(
+                    codingPath: path.keys,
+                    debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\").")
             )
         }
         return value
@@ -170,7 +172,9 @@ struct JSONTreeUnkeyedContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type,
-                .init(codingPath: path.appending(index: currentIndex).keys, debugDescription: "Unkeyed container is at end.")
+                .init(
+                    codingPath: path.appending(index: currentIndex).keys,
+                    debugDescription: "Unkeyed container is at end.")
             )
         }
         return values[currentIndex]
@@ -230,7 +234,9 @@ struct JSONTreeUnkeyedContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let value = try next([String: Any].self)
-        guard case .object(let object) = value else { throw JSONTreeDecoder.mismatch([String: Any].self, value, at: here) }
+        guard case .object(let object) = value else {
+            throw JSONTreeDecoder.mismatch([String: Any].self, value, at: here)
+        }
         let container = JSONTreeKeyedContainer<NestedKey>(decoder: decoder, object: object, path: here)
         currentIndex += 1
         return KeyedDecodingContainer(container)

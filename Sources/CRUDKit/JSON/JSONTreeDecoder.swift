@@ -195,7 +195,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         if value.isNull {
             return DecodingError.valueNotFound(
                 type,
-                .init(codingPath: path.keys, debugDescription: "Cannot get value of type \(type) -- found null value instead")
+                .init(
+                    codingPath: path.keys,
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead")
             )
         }
         let found: String
@@ -224,7 +226,8 @@ protocol JSONStringKeyedDictionaryDecodable {
 }
 
 extension Dictionary: JSONStringKeyedDictionaryDecodable where Key == String, Value: Decodable {
-    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self {
+    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
+    {
         guard case .object(let object) = value else { throw JSONTreeDecoder.mismatch(Self.self, value, at: path) }
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)

@@ -151,7 +151,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     func boxDouble(_ value: Double, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: path().keys, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
+                value,
+                .init(codingPath: path().keys, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
         }
         return .number(.double(value))
     }
@@ -159,7 +160,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     func boxFloat(_ value: Float, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
-                value, .init(codingPath: path().keys, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
+                value,
+                .init(codingPath: path().keys, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
         }
         // Through the shortest text of the Float, so 0.1 stays 0.1 (as JSONEncoder writes it).
         return .number(.double(Double(value.description) ?? Double(value)))
@@ -191,7 +193,8 @@ extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Va
         var members: [JSON.Object.Member] = []
         members.reserveCapacity(count)
         for (key, value) in sorted(by: { $0.key < $1.key }) {
-            members.append((key: key, value: try encoder.box(value, at: path.appending(JSONCodingKey(stringValue: key)))))
+            members.append(
+                (key: key, value: try encoder.box(value, at: path.appending(JSONCodingKey(stringValue: key)))))
         }
         return .object(JSON.Object(uniqueMembers: members))
     }

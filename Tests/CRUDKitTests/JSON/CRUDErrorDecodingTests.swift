@@ -13,8 +13,12 @@ import Testing
 
     @Test func everyMappingFailureBecomesADecodingError() throws {
         let body = try JSONMappingTests.fixture("json-drf-bad-age")
-        let codable = #expect(throws: DecodingError.self) { try JSONCoding.default.decode([Person].self, from: body, at: "results") }
-        let hand = #expect(throws: JSONMappingError.self) { try JSON(data: body).convert([JSONMappingTests.HandPerson].self, at: "results") }
+        let codable = #expect(throws: DecodingError.self) {
+            try JSONCoding.default.decode([Person].self, from: body, at: "results")
+        }
+        let hand = #expect(throws: JSONMappingError.self) {
+            try JSON(data: body).convert([JSONMappingTests.HandPerson].self, at: "results")
+        }
         for error in [codable as (any Error)?, hand] {
             let thrown = try #require(error)
             let mapped = try #require(failure(CRUDError.decoding(thrown, body: body)))

@@ -38,7 +38,10 @@ import Testing
         }
         #expect(try JSONCoding.default.encodeJSON(JSONAttribute<Int>.absent) == .null)
         #expect(try JSONCoding.default.encodeJSON([JSONAttribute<Int>.null, .value(1)]) == [nil, 1])
-        #expect(try JSONCoding.default.decode([JSONAttribute<Int>].self, from: Data("[null, 2]".utf8)) == [.null, .value(2)])
+        #expect(
+            try JSONCoding.default.decode([JSONAttribute<Int>].self, from: Data("[null, 2]".utf8)) == [
+                .null, .value(2),
+            ])
     }
 
     @Test func builders() {
@@ -66,9 +69,11 @@ import Testing
             var nickname: String?
             var attributes: JSONAttributes { ["id": .ifPresent(id), "nickname": .set(nickname)] }
         }
-        let household = Household(name: "H", motto: nil, note: .null, members: [Member(id: nil, nickname: nil), Member(id: 2, nickname: "B")])
+        let household = Household(
+            name: "H", motto: nil, note: .null, members: [Member(id: nil, nickname: nil), Member(id: 2, nickname: "B")])
         let json = household.jsonValue
-        #expect(try json.jsonString() == #"{"name":"H","note":null,"members":[{"nickname":null},{"id":2,"nickname":"B"}]}"#)
+        #expect(
+            try json.jsonString() == #"{"name":"H","note":null,"members":[{"nickname":null},{"id":2,"nickname":"B"}]}"#)
         let withNote = Household(name: "H", motto: "m", note: .value("n"), members: [])
         #expect(withNote.jsonValue == ["name": "H", "motto": "m", "note": "n", "members": []])
         let withoutNote = Household(name: "H", motto: nil, note: .absent, members: [])

@@ -59,22 +59,28 @@ import Testing
             ("2024-05-01T12:30:00Z", 1_714_566_600), ("2024-05-01T12:30:00.5Z", 1_714_566_600.5),
             ("2024-05-01T12:30:00.123456789Z", 1_714_566_600.123456789), ("2024-05-01T14:30:00+02:00", 1_714_566_600),
             ("2024-05-01T07:00:00-0530", 1_714_566_600), ("2024-05-01t12:30:00z", 1_714_566_600),
-            ("2024-05-01T13:30:00+01", 1_714_566_600), ("1969-12-31T23:59:59Z", -1), ("2000-02-29T00:00:00Z", 951_782_400),
+            ("2024-05-01T13:30:00+01", 1_714_566_600), ("1969-12-31T23:59:59Z", -1),
+            ("2000-02-29T00:00:00Z", 951_782_400),
         ]
         for engine in engines {
             for (text, seconds) in cases {
                 let stamp = try JSONCoding(engine: engine).decode(Stamp.self, from: Data(#"{"at": "\#(text)"}"#.utf8))
                 #expect(abs(stamp.at.timeIntervalSince1970 - seconds) < 1e-6, "\(text)")
             }
-            for bad in ["2024-05-01", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-05-01T12:30:00", "2024-05-01T24:00:00Z", "2024-05-01T12:30:00.Z", "2024-05-01T12:30:00Zjunk"] {
+            for bad in [
+                "2024-05-01", "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-05-01T12:30:00",
+                "2024-05-01T24:00:00Z", "2024-05-01T12:30:00.Z", "2024-05-01T12:30:00Zjunk",
+            ] {
                 #expect(throws: DecodingError.self, "\(bad)") {
                     try JSONCoding(engine: engine).decode(Stamp.self, from: Data(#"{"at": "\#(bad)"}"#.utf8))
                 }
             }
         }
         #expect(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 1_714_566_600)) == "2024-05-01T12:30:00Z")
-        #expect(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 1_714_566_600.25)) == "2024-05-01T12:30:00.250Z")
-        #expect(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 1_714_566_600.9996)) == "2024-05-01T12:30:01Z")
+        #expect(
+            ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 1_714_566_600.25)) == "2024-05-01T12:30:00.250Z")
+        #expect(
+            ISO8601Timestamp.string(from: Date(timeIntervalSince1970: 1_714_566_600.9996)) == "2024-05-01T12:30:01Z")
         #expect(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
         var generator = SeededGenerator(seed: 3)
         for _ in 0..<2000 {
@@ -111,7 +117,9 @@ import Testing
             let json = try coding.encodeJSON(model)
             #expect(json == ["firstName": "A", "at": 10])
             #expect(try coding.decode(Model.self, from: json) == model)
-            #expect(throws: DecodingError.self) { try coding.decode(Model.self, from: ["first_name": "A", "at": 10] as JSON) }
+            #expect(throws: DecodingError.self) {
+                try coding.decode(Model.self, from: ["first_name": "A", "at": 10] as JSON)
+            }
         }
     }
 
@@ -169,7 +177,9 @@ import Testing
 
     @Test func malformedBytesThrowJSONError() {
         #expect(throws: JSONError.self) { try JSONCoding.default.decode([Int].self, from: Data("[1,".utf8)) }
-        #expect(throws: DecodingError.self) { try JSONCoding(engine: .foundation).decode([Int].self, from: Data("[1,".utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONCoding(engine: .foundation).decode([Int].self, from: Data("[1,".utf8))
+        }
     }
 
     @Test func valuesAndModelsConvertBothWays() throws {
@@ -190,7 +200,9 @@ import Testing
         struct Model: Codable { var score: Double; var ratio: Float }
         for engine in engines {
             #expect(throws: EncodingError.self) { try JSONCoding(engine: engine).encode(Model(score: .nan, ratio: 1)) }
-            #expect(throws: EncodingError.self) { try JSONCoding(engine: engine).encode(Model(score: 1, ratio: .infinity)) }
+            #expect(throws: EncodingError.self) {
+                try JSONCoding(engine: engine).encode(Model(score: 1, ratio: .infinity))
+            }
             #expect(throws: EncodingError.self) { try JSONCoding(engine: engine).encode([Double.infinity]) }
         }
     }
@@ -212,7 +224,9 @@ import Testing
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         #expect(try JSON(data: encoder.encode(["aB": json])) == ["aB": json])
-        #expect(try JSONDecoder().decode(JSON.self, from: Data("9007199254740993".utf8)) == .number(.int(9_007_199_254_740_993)))
+        #expect(
+            try JSONDecoder().decode(JSON.self, from: Data("9007199254740993".utf8))
+                == .number(.int(9_007_199_254_740_993)))
     }
 
     @Test func customContainersAndSuperEncoders() throws {
@@ -239,7 +253,9 @@ import Testing
                 }
                 self.pairs = pairs
                 let extra = try container.nestedContainer(keyedBy: Extra.self, forKey: .extra)
-                guard try extra.decode(Bool.self, forKey: .flag) else { throw DecodingError.dataCorruptedError(forKey: .flag, in: extra, debugDescription: "flag") }
+                guard try extra.decode(Bool.self, forKey: .flag) else {
+                    throw DecodingError.dataCorruptedError(forKey: .flag, in: extra, debugDescription: "flag")
+                }
                 _ = try Base(from: container.superDecoder())
             }
             func encode(to encoder: any Encoder) throws {
@@ -259,7 +275,8 @@ import Testing
         for engine in engines {
             let coding = JSONCoding(engine: engine)
             let json = try coding.encodeJSON(value)
-            #expect(json == ["x": 3, "pairs": [["a", "b"], ["c", "d"]], "extra": ["flag": true], "super": ["id": 1]])
+            #expect(
+                json == ["x": 3, "pairs": [["a", "b"], ["c", "d"]], "extra": ["flag": true], "super": ["id": 1]])
             #expect(try coding.decode(Custom.self, from: coding.encode(value)) == value)
         }
     }

@@ -84,7 +84,9 @@ import Testing
         #expect(hand.asCodable == codable)
         #expect(codable.id == 12)
         let people = try JSON(data: Self.fixture("json-data-people"))
-        #expect(try people.convert([HandPerson].self, at: "data.people").map(\.asCodable) == people.decode([CodablePerson].self, at: "data.people"))
+        #expect(
+            try people.convert([HandPerson].self, at: "data.people").map(\.asCodable)
+                == people.decode([CodablePerson].self, at: "data.people"))
         #expect(try people.unwrap("data.people[1]")["first_name"] == "Grace")
         #expect(try people.unwrap("") == people)
     }
@@ -124,17 +126,35 @@ import Testing
 
     @Test func handMappingErrors() throws {
         let json: JSON = ["id": 1.5, "list": [1, "x"], "when": "yesterday", "name": nil, "site": "", "uuid": "nope"]
-        #expect(throws: JSONMappingError(keyPath: "id", expected: "Int", found: "a number 1.5")) { try json.required("id", as: Int.self) }
-        #expect(throws: JSONMappingError(keyPath: "list[1]", expected: "Int", found: #"a string "x""#)) { try json.required("list", as: [Int].self) }
-        #expect(throws: JSONMappingError(keyPath: "when", expected: "an ISO-8601 date", found: #"a string "yesterday""#)) {
+        #expect(throws: JSONMappingError(keyPath: "id", expected: "Int", found: "a number 1.5")) {
+            try json.required("id", as: Int.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "list[1]", expected: "Int", found: #"a string "x""#)) {
+            try json.required("list", as: [Int].self)
+        }
+        #expect(
+            throws: JSONMappingError(keyPath: "when", expected: "an ISO-8601 date", found: #"a string "yesterday""#)
+        ) {
             try json.required("when", as: Date.self)
         }
-        #expect(throws: JSONMappingError(keyPath: "name", expected: "String", found: "null")) { try json.required("name", as: String.self) }
-        #expect(throws: JSONMappingError(keyPath: "gone", expected: "String", found: "nothing")) { try json.required("gone", as: String.self) }
-        #expect(throws: JSONMappingError(keyPath: "site", expected: "a URL", found: #"a string """#)) { try json.required("site", as: URL.self) }
-        #expect(throws: JSONMappingError(keyPath: "uuid", expected: "a UUID", found: #"a string "nope""#)) { try json.required("uuid", as: UUID.self) }
-        #expect(throws: JSONMappingError(keyPath: "", expected: "an object", found: "a number 3")) { try JSON(3).required("a", as: Int.self) }
-        #expect(throws: JSONMappingError(keyPath: "", expected: "an object", found: "a number 3")) { try JSON(3).optional("a", as: Int.self) }
+        #expect(throws: JSONMappingError(keyPath: "name", expected: "String", found: "null")) {
+            try json.required("name", as: String.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "gone", expected: "String", found: "nothing")) {
+            try json.required("gone", as: String.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "site", expected: "a URL", found: #"a string """#)) {
+            try json.required("site", as: URL.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "uuid", expected: "a UUID", found: #"a string "nope""#)) {
+            try json.required("uuid", as: UUID.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "", expected: "an object", found: "a number 3")) {
+            try JSON(3).required("a", as: Int.self)
+        }
+        #expect(throws: JSONMappingError(keyPath: "", expected: "an object", found: "a number 3")) {
+            try JSON(3).optional("a", as: Int.self)
+        }
         #expect(throws: JSONMappingError(keyPath: "", expected: "an array", found: "null")) { try [Int](json: nil) }
         #expect(throws: JSONMappingError.self) { try Bool(json: 1) }
         #expect(throws: JSONMappingError.self) { try Double(json: "1") }
@@ -149,7 +169,9 @@ import Testing
         let error = JSONMappingError(keyPath: "results[3].age", expected: "Int", found: "a string")
         #expect(error.description == "expected Int at `results[3].age` but found a string")
         #expect(error.errorDescription == error.description)
-        #expect(JSONMappingError(keyPath: "", expected: "x", found: "y").description == "expected x at the document but found y")
+        #expect(
+            JSONMappingError(keyPath: "", expected: "x", found: "y").description
+                == "expected x at the document but found y")
     }
 
     @Test func handAttributesRoundTripThroughTheHandMapping() throws {
@@ -175,13 +197,22 @@ import Testing
         }
         let document: JSON = ["results": [["first_name": "A"]]]
         let path: [any CodingKey] = [Key(stringValue: "results"), JSONCodingKey(index: 0)]
-        let missing = DecodingError.keyNotFound(Key(stringValue: "lastName"), .init(codingPath: path, debugDescription: ""))
-        #expect(JSONMappingError(missing, in: document) == JSONMappingError(keyPath: "results[0].last_name", expected: "a value", found: "nothing"))
+        let missing = DecodingError.keyNotFound(
+            Key(stringValue: "lastName"), .init(codingPath: path, debugDescription: ""))
+        #expect(
+            JSONMappingError(missing, in: document)
+                == JSONMappingError(keyPath: "results[0].last_name", expected: "a value", found: "nothing"))
         #expect(JSONMappingError(missing).keyPath == "results[0].lastName")
-        let null = DecodingError.valueNotFound(String.self, .init(codingPath: path + [Key(stringValue: "firstName")], debugDescription: ""))
-        #expect(JSONMappingError(null, in: document) == JSONMappingError(keyPath: "results[0].first_name", expected: "String", found: "null"))
-        let corrupted = DecodingError.dataCorrupted(.init(codingPath: path + [Key(stringValue: "firstName")], debugDescription: "Bad date."))
-        #expect(JSONMappingError(corrupted, in: document) == JSONMappingError(keyPath: "results[0].first_name", expected: "Bad date.", found: #"a string "A""#))
+        let null = DecodingError.valueNotFound(
+            String.self, .init(codingPath: path + [Key(stringValue: "firstName")], debugDescription: ""))
+        #expect(
+            JSONMappingError(null, in: document)
+                == JSONMappingError(keyPath: "results[0].first_name", expected: "String", found: "null"))
+        let corrupted = DecodingError.dataCorrupted(
+            .init(codingPath: path + [Key(stringValue: "firstName")], debugDescription: "Bad date."))
+        #expect(
+            JSONMappingError(corrupted, in: document)
+                == JSONMappingError(keyPath: "results[0].first_name", expected: "Bad date.", found: #"a string "A""#))
         #expect(JSONMappingError(corrupted).found == "Bad date.")
     }
 }

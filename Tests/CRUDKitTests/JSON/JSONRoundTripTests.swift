@@ -49,7 +49,9 @@ import Testing
     }
 }
 
-private let alphabet: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "€", "😀", "\u{2028}", "_", "{"]
+private let alphabet: [String] = [
+    "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "€", "😀", "\u{2028}", "_", "{",
+]
 
 private func randomString(_ generator: inout SeededGenerator) -> String {
     let length = Int(generator.next() % 12)

@@ -7,7 +7,8 @@ import Testing
     let person: JSON = ["name": "Ada", "id": 9_007_199_254_740_993, "tags": ["a", 1.5], "empty": [:], "none": []]
 
     @Test func compactKeepsKeyOrder() throws {
-        #expect(try person.jsonString() == #"{"name":"Ada","id":9007199254740993,"tags":["a",1.5],"empty":{},"none":[]}"#)
+        #expect(
+            try person.jsonString() == #"{"name":"Ada","id":9007199254740993,"tags":["a",1.5],"empty":{},"none":[]}"#)
         #expect(try person.data() == Data(try person.bytes()))
     }
 
@@ -43,8 +44,13 @@ import Testing
     }
 
     @Test func numbers() throws {
-        let values: [JSON] = [0, -7, 9_223_372_036_854_775_807, -9_223_372_036_854_775_808, 1.0, -0.0, 0.1, 1e20, 5e-324]
-        #expect(try JSON(values).jsonString() == "[0,-7,9223372036854775807,-9223372036854775808,1.0,-0.0,0.1,1e+20,5e-324]")
+        let values: [JSON] = [
+            0, -7, 9_223_372_036_854_775_807, -9_223_372_036_854_775_808, 1.0, -0.0, 0.1, 1e20,
+            JSON(Double.leastNonzeroMagnitude),
+        ]
+        #expect(
+            try JSON(values).jsonString() == "[0,-7,9223372036854775807,-9223372036854775808,1.0,-0.0,0.1,1e+20,5e-324]"
+        )
     }
 
     @Test func nonFiniteNumbersAreRefusedWithTheirPath() {
@@ -53,7 +59,9 @@ import Testing
             #expect(throws: JSONError.writing(.nonFiniteNumber(path: "results[3].score"))) { try document.data() }
         }
         #expect(throws: JSONError.writing(.nonFiniteNumber(path: ""))) { try JSON(Double.nan).data() }
-        #expect(throws: JSONError.writing(.nonFiniteNumber(path: "[1][0]"))) { try JSON([1, [JSON(Double.nan)]]).data() }
+        #expect(throws: JSONError.writing(.nonFiniteNumber(path: "[1][0]"))) {
+            try JSON([1, [JSON(Double.nan)]]).data()
+        }
         let error = JSONError.writing(.nonFiniteNumber(path: "a.b"))
         #expect(error.description == "cannot write a non-finite number at `a.b`")
         #expect(error.offset == -1)
