@@ -14,7 +14,14 @@ extension JSON {
         /// A member: a key and its value.
         public typealias Member = (key: String, value: JSON)
 
-        private var storage: [Member]
+        /// A member as stored: a struct, whose copies the compiler specializes (tuples go through slower generic
+        /// witnesses).
+        struct Entry {
+            var key: String
+            var value: JSON
+        }
+
+        private var storage: [Entry]
         private var positions: [String: Int]?
 
         /// Above this many members an object keeps a dictionary of positions.
@@ -28,22 +35,50 @@ extension JSON {
         /// An object with the members of a dictionary, in the dictionary's (unspecified) order.
         /// - Parameter dictionary: The members.
         public init(_ dictionary: [String: JSON]) {
-            storage = dictionary.map { (key: $0.key, value: $0.value) }
+            storage = dictionary.map { Entry(key: $0.key, value: $0.value) }
             reindex()
         }
 
         /// An object with these members in this order; a repeated key keeps its last value.
         /// - Parameter members: Keys and values.
         public init(_ members: some Sequence<(String, JSON)>) {
-            storage = []
-            for (key, value) in members { self[key] = value }
+            self.init(entriesKeepingLast: members.map { Entry(key: $0.0, value: $0.1) })
+        }
+
+        /// Members that may repeat a key: the last value wins, at the position of the first occurrence.
+        init(entriesKeepingLast entries: [Entry]) {
+            var unique: [Entry] = []
+            unique.reserveCapacity(entries.count)
+            var map: [String: Int]? = entries.count > Self.indexThreshold ? [:] : nil
+            for entry in entries {
+                if map != nil {
+                    if let position = map?[entry.key] {
+                        unique[position].value = entry.value
+                    } else {
+                        map?[entry.key] = unique.count
+                        unique.append(entry)
+                    }
+                    continue
+                }
+                let length = entry.key.utf8.count
+                if let position = unique.firstIndex(where: { Self.sameKey($0.key, entry.key, length: length) }) {
+                    unique[position].value = entry.value
+                } else {
+                    unique.append(entry)
+                }
+            }
+            storage = unique
+            positions = map
         }
 
         /// Members already known to have unique keys (the parser checks).
-        init(uniqueMembers: [Member]) {
-            storage = uniqueMembers
+        init(uniqueEntries: [Entry]) {
+            storage = uniqueEntries
             reindex()
         }
+
+        /// The members as stored, for CRUDKit's own readers and writers.
+        var entries: [Entry] { storage }
 
         private mutating func reindex() {
             guard storage.count > Self.indexThreshold else {
@@ -61,7 +96,18 @@ extension JSON {
         /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members.
         public func index(forKey key: String) -> Int? {
             if let positions { return positions[key] }
-            return storage.firstIndex { $0.key == key }
+            let length = key.utf8.count
+            for position in storage.indices where Self.sameKey(storage[position].key, key, length: length) {
+                return position
+            }
+            return nil
+        }
+
+        /// String equality with a cheap length check first: most keys in an object differ in length, and
+        /// comparing the lengths of native strings costs far less than comparing the strings.
+        @inline(__always)
+        static func sameKey(_ candidate: String, _ key: String, length: Int) -> Bool {
+            candidate.utf8.count == length && candidate == key
         }
 
         /// The value for `key`; `nil` when the key is absent. Setting `nil` removes the key.
@@ -79,7 +125,7 @@ extension JSON {
                         reindex()
                     }
                 } else if let newValue {
-                    storage.append((key: key, value: newValue))
+                    storage.append(Entry(key: key, value: newValue))
                     if positions != nil {
                         positions?[key] = storage.count - 1
                     } else if storage.count > Self.indexThreshold {
@@ -100,7 +146,7 @@ extension JSON {
         }
 
         /// The members in order.
-        public var members: [Member] { storage }
+        public var members: [Member] { storage.map { (key: $0.key, value: $0.value) } }
 
         /// The keys in order.
         public var keys: [String] { storage.map(\.key) }
@@ -122,9 +168,22 @@ extension JSON {
 }
 
 extension JSON.Object: Sequence {
+    /// Iterates over the members of an object in order.
+    public struct Iterator: IteratorProtocol {
+        private var base: IndexingIterator<[Entry]>
+
+        init(_ entries: [Entry]) { base = entries.makeIterator() }
+
+        /// The next member, or `nil` after the last.
+        /// - Returns: The member.
+        public mutating func next() -> Member? {
+            base.next().map { (key: $0.key, value: $0.value) }
+        }
+    }
+
     /// Iterates over the members in order.
     /// - Returns: An iterator over `(key, value)` pairs.
-    public func makeIterator() -> IndexingIterator<[Member]> { storage.makeIterator() }
+    public func makeIterator() -> Iterator { Iterator(storage) }
 
     /// The number of members.
     public var underestimatedCount: Int { storage.count }

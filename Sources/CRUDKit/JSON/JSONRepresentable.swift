@@ -93,6 +93,8 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
 extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresentable {
     /// A JSON object with the keys in ascending order, so the output is stable.
     public var jsonValue: JSON {
-        .object(JSON.Object(uniqueMembers: sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.jsonValue) }))
+        .object(
+            JSON.Object(uniqueEntries: sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value.jsonValue) })
+        )
     }
 }

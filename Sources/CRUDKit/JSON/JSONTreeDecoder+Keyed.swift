@@ -5,7 +5,7 @@ import Foundation
 struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let decoder: JSONTreeDecoder
     private let object: JSON.Object
-    private let members: [JSON.Object.Member]
+    private let members: [JSON.Object.Entry]
     /// The converted key of each member, when conversion changed any.
     private let convertedKeys: [String]?
     private let path: CodingPathNode
@@ -14,7 +14,7 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.object = object
         self.path = path
-        members = object.members
+        members = object.entries
         if decoder.convertsSnakeCase, members.contains(where: { $0.key.utf8.contains(UInt8(ascii: "_")) }) {
             convertedKeys = members.map { decoder.convert($0.key) }
         } else {

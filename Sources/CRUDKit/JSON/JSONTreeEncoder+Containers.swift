@@ -15,7 +15,7 @@ struct JSONTreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPro
     var codingPath: [any CodingKey] { path.keys }
 
     private func put(_ value: JSON, _ key: Key) {
-        builder.members.append((key: encoder.convert(key.stringValue), slot: .value(value)))
+        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .value(value)))
     }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
@@ -46,26 +46,26 @@ struct JSONTreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPro
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = JSONTreeEncoder.ObjectBuilder()
-        builder.members.append((key: encoder.convert(key.stringValue), slot: .object(nested)))
+        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .object(nested)))
         return KeyedEncodingContainer(
             JSONTreeKeyedEncodingContainer<NestedKey>(encoder: encoder, builder: nested, path: path.appending(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = JSONTreeEncoder.ArrayBuilder()
-        builder.members.append((key: encoder.convert(key.stringValue), slot: .array(nested)))
+        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .array(nested)))
         return JSONTreeUnkeyedEncodingContainer(encoder: encoder, builder: nested, path: path.appending(key))
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = encoder.child(at: path.appending(JSONCodingKey.super))
-        builder.members.append((key: "super", slot: .encoder(child)))
+        builder.members.append(.init(key: "super", slot: .encoder(child)))
         return child
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = encoder.child(at: path.appending(key))
-        builder.members.append((key: encoder.convert(key.stringValue), slot: .encoder(child)))
+        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .encoder(child)))
         return child
     }
 }

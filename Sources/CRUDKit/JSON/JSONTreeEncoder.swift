@@ -16,7 +16,10 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         var resolved: JSON {
             switch self {
             case .value(let value): return value
-            case .object(let builder): return .object(JSON.Object(builder.members.map { ($0.key, $0.slot.resolved) }))
+            case .object(let builder):
+                return .object(
+                    JSON.Object(entriesKeepingLast: builder.members.map { .init(key: $0.key, value: $0.slot.resolved) })
+                )
             case .array(let builder): return .array(builder.items.map(\.resolved))
             case .encoder(let encoder): return encoder.result
             }
@@ -25,7 +28,13 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
 
     /// An object being filled (a reference, so nested containers can add to it later).
     final class ObjectBuilder {
-        var members: [(key: String, slot: Slot)] = []
+        /// A member being filled.
+        struct Field {
+            var key: String
+            var slot: Slot
+        }
+
+        var members: [Field] = []
     }
 
     /// An array being filled.
@@ -190,12 +199,12 @@ protocol JSONStringKeyedDictionaryEncodable {
 
 extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Value: Encodable {
     func encodeWithoutKeyConversion(encoder: JSONTreeEncoder, path: CodingPathNode) throws -> JSON {
-        var members: [JSON.Object.Member] = []
+        var members: [JSON.Object.Entry] = []
         members.reserveCapacity(count)
         for (key, value) in sorted(by: { $0.key < $1.key }) {
-            members.append(
-                (key: key, value: try encoder.box(value, at: path.appending(JSONCodingKey(stringValue: key)))))
+            let boxed = try encoder.box(value, at: path.appending(JSONCodingKey(stringValue: key)))
+            members.append(JSON.Object.Entry(key: key, value: boxed))
         }
-        return .object(JSON.Object(uniqueMembers: members))
+        return .object(JSON.Object(uniqueEntries: members))
     }
 }

@@ -57,7 +57,7 @@ struct JSONWriter {
 
     private mutating func writeObject(_ object: JSON.Object, indent: Int) throws(JSONError) {
         guard !object.isEmpty else { return appendASCII("{}") }
-        var members = object.members
+        var members = object.entries
         if sorted { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
         output.append(UInt8(ascii: "{"))
         for (position, member) in members.enumerated() {
