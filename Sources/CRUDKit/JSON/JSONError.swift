@@ -10,7 +10,7 @@ import Foundation
 /// do {
 ///     _ = try JSON(string: #"{"a": [1, 2,]}"#)
 /// } catch let error as JSONError {
-///     print(error)  // trailing comma before ']' at line 1, column 13 (byte 12)
+///     print(error)  // trailing comma at line 1, column 12 (byte 11)
 /// }
 /// ```
 public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
