@@ -23,7 +23,7 @@ extension API {
         do {
             return try request.decode(response, self)
         } catch {
-            throw ResponseDecoding.failure(error, expected: Response.self, body: response.body)
+            throw CRUDError.decoding(error, body: response.body)
         }
     }
 
@@ -49,7 +49,7 @@ extension API {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers
         if !request.headers.isEmpty { headers = headers.merging(request.headers) }
-        let (body, contentType) = try request.body.encoded(using: configuration.makeEncoder)
+        let (body, contentType) = try request.body.encoded(using: configuration.coding)
         if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
         if !headers.contains("Accept") { headers["Accept"] = "application/json" }
         if configuration.addsIdempotencyKeys, request.method == .post, !headers.contains("Idempotency-Key") {

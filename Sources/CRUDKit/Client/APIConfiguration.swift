@@ -16,10 +16,9 @@ public struct APIConfiguration: Sendable {
     /// How lists in query parameters are written: `tags[]=a&tags[]=b` (the default) or `tags=a&tags=b` (what
     /// Django REST framework filters read).
     public var queryStyle: FormParameters.ArrayStyle
-    /// Makes the encoder for JSON bodies; called once per request, so the encoder is never shared between threads.
-    public var makeEncoder: @Sendable () -> JSONEncoder
-    /// Makes the decoder for JSON answers; called once per decoded response.
-    public var makeDecoder: @Sendable () -> JSONDecoder
+    /// How `Codable` models become bodies and answers become models (by default snake_case keys on the wire and
+    /// ISO-8601 dates; ``JSONCoding/plain`` switches both off).
+    public var coding: JSONCoding
     /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
     public var transport: any Transport
     /// The interceptors every request goes through, in order (see ``Interceptor``).
@@ -51,8 +50,7 @@ public struct APIConfiguration: Sendable {
         headers: HTTPHeaders = [:],
         query: FormParameters = [:],
         queryStyle: FormParameters.ArrayStyle = .brackets,
-        makeEncoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() },
-        makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() },
+        coding: JSONCoding = .default,
         transport: (any Transport)? = nil,
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
@@ -69,8 +67,7 @@ public struct APIConfiguration: Sendable {
         self.headers = headers
         self.query = query
         self.queryStyle = queryStyle
-        self.makeEncoder = makeEncoder
-        self.makeDecoder = makeDecoder
+        self.coding = coding
         self.transport = transport ?? Self.defaultTransport
         self.interceptors = interceptors
         self.retryPolicy = retryPolicy

@@ -3,8 +3,9 @@ import Foundation
 /// An endpoint declared once: method, where, query, body, headers, and how to read the answer
 /// (in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`).
 ///
-/// Send it with ``API/send(_:)-(Request<Response>)``. The answer is read as a `Decodable` type with the API's decoder,
-/// as raw `Data`, as the whole ``HTTPResponse``, as ``Okay``, or by a closure of your own.
+/// Send it with ``API/send(_:)-(Request<Response>)``. The answer is read as a `Decodable` type with the API's
+/// ``JSONCoding``, as a ``JSONConvertible`` type (`mapping:`), by a closure over ``JSON`` (`json:`), as raw `Data`, as
+/// the whole ``HTTPResponse``, as ``Okay``, or by a closure over the response of your own.
 ///
 /// ```swift
 /// enum PeopleEndpoints {
@@ -70,7 +71,7 @@ public struct Request<Response: Sendable>: Sendable {
 }
 
 extension Request where Response: Decodable {
-    /// Creates a request whose answer is decoded as `Response` with the API's JSON decoder.
+    /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``.
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
@@ -87,7 +88,108 @@ extension Request where Response: Decodable {
         timeout: TimeInterval? = nil
     ) {
         self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try api.configuration.makeDecoder().decode(Response.self, from: response.body)
+            try api.configuration.coding.decode(Response.self, from: response.body)
+        }
+    }
+
+    /// Creates a request whose answer is decoded as `Response` from under an envelope: a root key (`"person"`), a
+    /// collection key (`"results"`) or a key path (`"data.people"`).
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits in the answer.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        at path: String,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try api.configuration.coding.decode(Response.self, from: response.body, at: path)
+        }
+    }
+}
+
+extension Request where Response: JSONConvertible {
+    /// Creates a request whose answer is mapped by hand with `Response`'s ``JSONConvertible/init(json:)``,
+    /// optionally from under an envelope (`"results"`, `"data.people"`).
+    ///
+    /// ```swift
+    /// let people = try await api.send(Request(.get, "people", mapping: [Person].self, at: "results"))
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - type: The hand-mapped type (the label tells this form from the `Decodable` one, for types that are both).
+    ///   - path: Where the value sits in the answer; empty for the document itself.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        mapping type: Response.Type,
+        at path: String = "",
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try JSON(data: response.body, options: api.configuration.coding.parsing).convert(Response.self, at: path)
+        }
+    }
+}
+
+extension Request {
+    /// Creates a request whose answer is read from the parsed ``JSON`` document by `map`.
+    ///
+    /// ```swift
+    /// let total = Request(.get, "people/stats") { json in json["total"].intValue }
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    ///   - map: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil,
+        json map: @escaping @Sendable (JSON) throws -> Response
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try map(JSON(data: response.body, options: api.configuration.coding.parsing))
+        }
+    }
+}
+
+extension Request where Response == JSON {
+    /// Creates a request whose answer is the parsed ``JSON`` document.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try JSON(data: response.body, options: api.configuration.coding.parsing)
         }
     }
 }

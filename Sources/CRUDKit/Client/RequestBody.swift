@@ -13,7 +13,8 @@ public struct RequestBody: Sendable {
         case none
         case data(Data, contentType: String?)
         case file(URL, contentType: String?)
-        case encodable(@Sendable (JSONEncoder) throws -> Data)
+        case encodable(@Sendable (JSONCoding) throws -> Data)
+        case json(JSON)
         case form(FormParameters, FormParameters.ArrayStyle)
         case multipart(MultipartForm)
     }
@@ -41,9 +42,15 @@ public struct RequestBody: Sendable {
         RequestBody(.file(url, contentType: contentType))
     }
 
-    /// An `Encodable` value written as JSON by the API's encoder, with `Content-Type: application/json`.
+    /// An `Encodable` value written as JSON with the API's ``JSONCoding``, with `Content-Type: application/json`.
     public static func json<Value: Encodable & Sendable>(_ value: Value) -> RequestBody {
-        RequestBody(.encodable { encoder in try encoder.encode(value) })
+        RequestBody(.encodable { coding in try coding.encode(value) })
+    }
+
+    /// A ``JSON`` value written as it is (keys unchanged), with `Content-Type: application/json`; for a hand-mapped
+    /// model, pass its `jsonValue`.
+    public static func json(_ value: JSON) -> RequestBody {
+        RequestBody(.json(value))
     }
 
     /// Fields sent as `application/x-www-form-urlencoded`, percent-encoded (`+`, `&`, `=` and spaces included),
@@ -86,7 +93,7 @@ public struct RequestBody: Sendable {
     /// The encoded body and its content type.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when an `Encodable` value cannot be encoded or a multipart
     ///   file cannot be read.
-    package func encoded(using makeEncoder: () -> JSONEncoder) throws -> (body: HTTPBody, contentType: String?) {
+    package func encoded(using coding: JSONCoding) throws -> (body: HTTPBody, contentType: String?) {
         switch storage {
         case .none:
             return (.none, nil)
@@ -96,9 +103,15 @@ public struct RequestBody: Sendable {
             return (.file(url), contentType)
         case .encodable(let encode):
             do {
-                return (.data(try encode(makeEncoder())), "application/json")
+                return (.data(try encode(coding)), "application/json")
             } catch {
                 throw CRUDError.invalidRequest(reason: "the body could not be encoded as JSON: \(error)")
+            }
+        case .json(let value):
+            do {
+                return (.data(try value.data()), "application/json")
+            } catch {
+                throw CRUDError.invalidRequest(reason: "the body could not be written as JSON: \(error)")
             }
         case .form(let parameters, let style):
             return (.data(Data(parameters.percentEncoded(style: style).utf8)), "application/x-www-form-urlencoded")

@@ -7,6 +7,15 @@ import Testing
 import FoundationNetworking
 #endif
 
+/// A model mapped by hand.
+struct HandPerson: JSONConvertible, Sendable {
+    var name: String
+
+    init(json: JSON) throws {
+        name = try json.required("first_name")
+    }
+}
+
 enum PeopleEndpoints {
     static func adults(page: Int) -> Request<[StubPerson]> {
         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
@@ -90,8 +99,37 @@ enum PeopleEndpoints {
         let garbage = API(baseURL: testBase, transport: StubTransport(json: "<html>"))
         guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
-        #expect(broken.expected == "valid JSON")
+        #expect(broken.found.contains("line 1, column 1"))
         #expect(broken.bodySnippet == "<html>")
+    }
+
+    @Test func answersMapThroughJSONEitherWay() async throws {
+        let page =
+            #"{"count": 2, "results": [{"id": 1, "first_name": "Ada", "last_name": "L"}, {"id": 2, "first_name": "Grace", "last_name": "H"}]}"#
+        let api = API(baseURL: testBase, transport: StubTransport(json: page))
+        // Codable, from under DRF's "results", snake_case keys converted by the default coding.
+        let decoded = try await api.send(Request<[StubPerson]>(.get, "people", at: "results"))
+        #expect(decoded.map(\.firstName) == ["Ada", "Grace"])
+        // Hand mapping through JSONConvertible.
+        let mapped = try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+        #expect(mapped.map(\.name) == ["Ada", "Grace"])
+        // A closure over JSON, and the JSON itself.
+        let count = try await api.send(Request(.get, "people") { json in json["count"].intValue })
+        #expect(count == 2)
+        let whole = try await api.send(Request<JSON>(.get, "people"))
+        #expect(whole["results"][1]["first_name"].string == "Grace")
+
+        let error = await crudError {
+            try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "data"))
+        }
+        guard case .decoding(let failure) = error else { return #expect(Bool(false)) }
+        #expect(failure.keyPath == "data")
+        let deep = API(baseURL: testBase, transport: StubTransport(json: #"{"results": [{"first_name": 3}]}"#))
+        let wrong = await crudError {
+            try await deep.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+        }
+        guard case .decoding(let bad) = wrong else { return #expect(Bool(false)) }
+        #expect(bad.keyPath == "results[0].first_name")
     }
 
     @Test(arguments: [

@@ -20,23 +20,21 @@ import Testing
         #expect(sent.timeout == 60)
     }
 
-    @Test func jsonBodiesUseTheAPIEncoder() async throws {
-        let api = API(
-            configuration: APIConfiguration(
-                baseURL: testBase,
-                makeEncoder: {
-                    let encoder = JSONEncoder()
-                    encoder.keyEncodingStrategy = .convertToSnakeCase
-                    return encoder
-                },
-                transport: transport))
-        _ = try await api.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
-        let sent = try #require(transport.requests.first)
-        #expect(sent.method == .post)
-        #expect(sent.headers["Content-Type"] == "application/json")
-        let body = try #require(sent.body.data)
-        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: String])
-        #expect(object == ["first_name": "Ada", "last_name": "Lovelace"])
+    @Test func jsonBodiesUseTheAPICoding() async throws {
+        let snake = API(baseURL: testBase, transport: transport)
+        let plain = snake.with { $0.coding = .plain }
+        _ = try await snake.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
+        _ = try await plain.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
+        _ = try await plain.post("people", body: .json(["first_name": "Ada", "id": 9_007_199_254_740_993] as JSON))
+        let sent = transport.requests
+        #expect(sent.allSatisfy { $0.method == .post && $0.headers["Content-Type"] == "application/json" })
+        #expect(sent[0].body.data == Data(#"{"first_name":"Ada","last_name":"Lovelace"}"#.utf8))
+        #expect(sent[1].body.data == Data(#"{"firstName":"Ada","lastName":"Lovelace"}"#.utf8))
+        #expect(sent[2].body.data == Data(#"{"first_name":"Ada","id":9007199254740993}"#.utf8))
+        let nonFinite = await crudError {
+            try await plain.post("x", body: .json(["n": .number(.double(.nan))] as JSON))
+        }
+        #expect(nonFinite?.caseName == "invalidRequest")
     }
 
     @Test func formBodiesArePercentEncoded() async throws {
