@@ -72,6 +72,9 @@ public struct Request<Response: Sendable>: Sendable {
 
 extension Request where Response: Decodable {
     /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``.
+    ///
+    /// `Data` is the exception: it is the raw body, as with `Request<Data>` (so `api.get(path, as: Data.self)` does
+    /// what it says).
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
@@ -88,7 +91,8 @@ extension Request where Response: Decodable {
         timeout: TimeInterval? = nil
     ) {
         self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try api.configuration.coding.decode(Response.self, from: response.body)
+            if Response.self == Data.self, let raw = response.body as? Response { return raw }
+            return try api.configuration.coding.decode(Response.self, from: response.body)
         }
     }
 

@@ -50,6 +50,7 @@ enum PeopleEndpoints {
 
         let data = try await api.send(Request<Data>(.get, "count"))
         #expect(data == Data(#"{"count": 7}"#.utf8))
+        #expect(try await api.get("count", as: Data.self) == data)
         let okay = try await api.send(Request<Okay>(.post, "count/reset"))
         #expect(okay == Okay())
         let whole = try await api.send(Request<HTTPResponse>(.head, "count"))
