@@ -49,6 +49,10 @@ private enum PeopleAPI {
         Request(.get, "people/search", query: ["q": text])
     }
 
+    static func page(_ number: Int) -> Request<[Person]> {
+        Request(.get, "people", at: "results", query: ["page": String(number)])  // DRF's {"count": …, "results": […]}
+    }
+
     static func archive(id: String) -> Request<Okay> {
         Request(.post, Endpoint.segments(["people", id, "archive"]))
     }
@@ -56,8 +60,9 @@ private enum PeopleAPI {
 
 private func readmeTypedRequest(api: API) async throws -> [Person] {
     let found = try await api.send(PeopleAPI.search("Ada Lovelace"))
+    let firstPage = try await api.send(PeopleAPI.page(1))
     try await api.send(PeopleAPI.archive(id: "a/b"))  // one segment: people/a%2Fb/archive
-    return found
+    return found + firstPage
 }
 
 // MARK: - Authentication with token refresh
@@ -74,9 +79,7 @@ private func readmeAuthenticatedAPI(authAPI: API, transport: any Transport) -> A
             auth,
             .validate { response in
                 // Some APIs answer 200 with {"error": "…"}: make that a failure.
-                if let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-                    let message = object["error"] as? String
-                {
+                if let message = (try? JSON(data: response.body))?["error"].string {
                     throw CRUDError.validation(message: message, response: response)
                 }
             },
@@ -129,13 +132,14 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
         let transport = StubTransport { request, _ in
             switch request.url.path {
             case "/v1/status": jsonResponse(#"{"healthy": true}"#)
-            case "/v1/people/search": jsonResponse(#"[{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}]"#)
+            case "/v1/people/search": jsonResponse(#"[{"id": 1, "first_name": "Ada", "last_name": "Lovelace"}]"#)
+            case "/v1/people": jsonResponse(#"{"count": 1, "results": [{"first_name": "Grace", "last_name": "H"}]}"#)
             default: jsonResponse("{}")
             }
         }
         let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
         #expect(try await readmeCustomCall(api: api))
-        #expect(try await readmeTypedRequest(api: api).map(\.firstName) == ["Ada"])
+        #expect(try await readmeTypedRequest(api: api).map(\.firstName) == ["Ada", "Grace"])
         let healthy = await withCheckedContinuation { continuation in
             readmeFutureCall(api: api) { continuation.resume(returning: $0) }
         }
