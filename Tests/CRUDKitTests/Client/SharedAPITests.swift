@@ -4,8 +4,12 @@ import Testing
 
 @testable import CRUDKit
 
+/// Two tests here install a global default (and put the previous one back): other suites should scope their
+/// default with `API.withShared(_:operation:)` rather than rely on `CRUDKit.configure` while tests run in parallel.
 @Suite struct SharedAPITests {
     @Test func configureInstallsTheDefault() async throws {
+        let previous = API.shared
+        defer { CRUDKit.configure(previous) }
         let transport = StubTransport(json: "{}")
         let installed = CRUDKit.configure(
             baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
@@ -49,6 +53,8 @@ import Testing
     @Test func theDefaultCanBeReplacedFromManyThreads() {
         let apis = (0..<8).map { API(baseURL: URL(string: "https://host\($0).example.com")!) }
         let hosts = Locked<[String?]>([])
+        let previous = API.shared
+        defer { CRUDKit.configure(previous) }
         CRUDKit.configure(apis[0])
         DispatchQueue.concurrentPerform(iterations: 2_000) { index in
             if index % 2 == 0 {
