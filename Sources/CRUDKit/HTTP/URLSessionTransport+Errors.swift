@@ -26,12 +26,12 @@ extension URLSessionTransport {
     /// The header fields of `response`, sorted by name (URLSession does not keep their order).
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+        let fields = response.allHeaderFields.compactMap { key, value -> (key: String, name: String, value: String)? in
             guard let name = key as? String else { return nil }
-            return (name, value as? String ?? "\(value)")
+            return (name.lowercased(), name, value as? String ?? "\(value)")
         }
-        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(name: name, value: value)
+        for field in fields.sorted(by: { $0.key < $1.key }) {
+            headers.add(name: field.name, value: field.value)
         }
         return headers
     }

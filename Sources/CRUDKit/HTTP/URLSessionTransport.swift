@@ -29,8 +29,10 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     let session: URLSession
     let delegate: URLSessionTransportDelegate
+    #if !canImport(FoundationNetworking)
     /// The queue under the delegate queue; `OperationQueue.underlyingQueue` does not keep it alive.
     private let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
+    #endif
 
     /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, cookies kept in memory for this
     /// transport only, no response cache).
@@ -46,11 +48,15 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = URLSessionTransportDelegate()
+        #if canImport(FoundationNetworking)
+        // Delegate callbacks run inline on the session's serial work queue (see InlineDelegateQueue).
+        let queue: OperationQueue = InlineDelegateQueue()
+        #else
         let queue = OperationQueue()
+        queue.underlyingQueue = delegateDispatchQueue
+        #endif
         queue.maxConcurrentOperationCount = 1
         queue.name = "CRUDKit.URLSessionTransport.delegate"
-        // A dispatch queue underneath makes each delegate call much cheaper on Linux (measured in Benchmarks/).
-        queue.underlyingQueue = delegateDispatchQueue
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
@@ -171,7 +177,7 @@ public final class URLSessionTransport: Transport {
             onFileResponse: onFileResponse
         )
         let session = self.session
-        return try await withTaskCancellationHandler {
+        let outcome = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation: continuation, delegate: delegate) {
                     switch request.body {
@@ -187,6 +193,7 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             transfer.fail(.cancelled)
         }
+        return outcome.result
     }
 
     /// The `URLRequest` for `request`, with CRUDKit's default headers.
