@@ -157,7 +157,7 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     ) async throws -> URLSessionTransferResult {
         if Task.isCancelled { throw CRUDError.cancelled }
-        let urlRequest = try makeURLRequest(request)
+        let urlRequest = makeURLRequest(request)
         var uploadLength: Int64?
         if case .file(let url) = request.body {
             let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
@@ -197,20 +197,38 @@ public final class URLSessionTransport: Transport {
     }
 
     /// The `URLRequest` for `request`, with CRUDKit's default headers.
-    func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
+    ///
+    /// The header fields are collected first and set at once: each `URLRequest.addValue` call compares the new
+    /// name with every field already set, lower-casing both, which cost more than the rest of this method.
+    /// Repeated names are joined with a comma, as `addValue` does.
+    func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.timeoutInterval = request.timeout ?? configuration.idleTimeout
-        urlRequest.httpShouldHandleCookies = !request.headers.contains("Cookie")
+        var fields: [String: String] = [:]
+        var spellings: [(key: String, name: String)] = []
+        var hasCookie = false
+        var hasUserAgent = false
+        var hasContentType = false
         for field in request.headers {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+            let key = field.name.lowercased()
+            switch key {
+            case "cookie": hasCookie = true
+            case "user-agent": hasUserAgent = true
+            case "content-type": hasContentType = true
+            default: break
+            }
+            if let earlier = spellings.first(where: { $0.key == key }) {
+                fields[earlier.name] = (fields[earlier.name] ?? "") + "," + field.value
+            } else {
+                spellings.append((key, field.name))
+                fields[field.name] = field.value
+            }
         }
-        if !request.headers.contains("User-Agent") {
-            urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        }
-        if !request.body.isEmpty && !request.headers.contains("Content-Type") {
-            urlRequest.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        }
+        if !hasUserAgent { fields["User-Agent"] = configuration.userAgent }
+        if !request.body.isEmpty && !hasContentType { fields["Content-Type"] = "application/octet-stream" }
+        urlRequest.httpShouldHandleCookies = !hasCookie
+        urlRequest.allHTTPHeaderFields = fields
         return urlRequest
     }
 }
