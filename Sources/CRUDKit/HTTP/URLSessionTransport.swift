@@ -43,7 +43,7 @@ public final class URLSessionTransport: Transport {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         // The idle timeout is set per request; the deadline is our own timer (Linux ignores the resource timeout).
-        sessionConfiguration.timeoutIntervalForRequest = configuration.idleTimeout
+        sessionConfiguration.timeoutIntervalForRequest = Self.urlSessionTimeout(configuration.idleTimeout)
         sessionConfiguration.timeoutIntervalForResource = Self.backstopTimeout
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -63,6 +63,17 @@ public final class URLSessionTransport: Transport {
     deinit { session.invalidateAndCancel() }
 
     private static let backstopTimeout: TimeInterval = 7 * 24 * 3600
+
+    /// The idle timeout as URLSession is given it. FoundationNetworking truncates it to whole seconds
+    /// (`Int(timeoutInterval) * 1000` milliseconds), so 0.3 became 0 and fired at once; on Linux a fraction is
+    /// rounded up to the next second instead.
+    static func urlSessionTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
+    }
 
     /// Sends `request`, following redirects, and returns the final response.
     ///
@@ -204,7 +215,7 @@ public final class URLSessionTransport: Transport {
     func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = request.timeout ?? configuration.idleTimeout
+        urlRequest.timeoutInterval = Self.urlSessionTimeout(request.timeout ?? configuration.idleTimeout)
         var fields: [String: String] = [:]
         var spellings: [(key: String, name: String)] = []
         var hasCookie = false

@@ -102,6 +102,21 @@ extension NetworkTests {
             #expect(try await transport.send(request).status == 200, "the session still works afterwards")
         }
 
+        /// FoundationNetworking truncates the request timeout to whole seconds: 0.5 used to become 0 and fail a
+        /// request that answered after 0.1 s.
+        @Test func subSecondIdleTimeoutDoesNotFireAtOnce() async throws {
+            let server = LoopbackServer(synchronousHandler: { _ in
+                .stream(LoopbackStream(chunks: [Data("ok".utf8)], delay: 0.1, delaysHead: true))
+            })
+            try server.start()
+            defer { server.stop() }
+
+            let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL, timeout: 0.5))
+
+            #expect(response.body == Data("ok".utf8))
+            #expect(URLSessionTransport.urlSessionTimeout(60) == 60)
+        }
+
         @Test func progressObserverSeesEveryByteBeforeSendReturns() async throws {
             let chunks = Array(repeating: Data(repeating: 7, count: 64 << 10), count: 16)
             let server = LoopbackServer(synchronousHandler: { _ in .stream(LoopbackStream(chunks: chunks)) })
