@@ -16,6 +16,7 @@ extension URLSessionTransport {
     ///
     /// The class adds no state; it restates the `@unchecked Sendable` conformance `OperationQueue` already has,
     /// as Swift requires of a subclass.
+    // Safety: no stored state of its own; OperationQueue guards its own state with its internal lock.
     final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             block()
