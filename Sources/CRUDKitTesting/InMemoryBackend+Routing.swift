@@ -89,8 +89,11 @@ extension InMemoryBackend {
 
     static func list(_ resolved: Resolved, style: Style, state: State) -> HTTPResponse {
         let skipped = style.pagination.parameters.union(style.ignoredQueryParameters)
-        let filters = resolved.target.query.filter { !skipped.contains($0.name) }
         let rows = state.tables[resolved.table]?.rows ?? []
+        let fields = Set(rows.flatMap(\.object.keys))
+        let filters = resolved.target.query.filter { item in
+            !skipped.contains(item.name) && fields.contains(item.name.components(separatedBy: "__")[0])
+        }
         let items = rows.filter { matches($0.object, filters) }.map { JSON.object($0.object) }
         return page(
             items, pagination: style.pagination, target: resolved.target, url: resolved.request.url,

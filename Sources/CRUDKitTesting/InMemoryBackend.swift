@@ -19,7 +19,8 @@ import Foundation
 /// What it does, per request (paths are matched on their last segments, so any base path works):
 /// - `POST /people` stores the body (an `id` in it is ignored), assigns an id (``IDStrategy``) and answers 201
 ///   (``CreateAnswer``); `GET /people` lists with equality filters from the query (`?last_name=Lovelace`, and
-///   `age__gte`, `__lte`, `__gt`, `__lt`, `__ne`, `__in` (comma-separated), `__contains`), paginated per
+///   `age__gte`, `__lte`, `__gt`, `__lt`, `__ne`, `__in` (comma-separated), `__contains`; a parameter naming a
+///   field no stored object has is ignored, as most servers ignore unknown parameters), paginated per
 ///   ``Pagination``; `GET /people/12` reads; `PUT` replaces; `PATCH` merges (a `null` member sets the field to
 ///   `null`, nested objects merge as RFC 7396 says); `DELETE` answers 204 and deletes the children in nested
 ///   collections; `HEAD` is `GET` without a body; `OPTIONS` answers 200 with `Allow`; other methods 405.

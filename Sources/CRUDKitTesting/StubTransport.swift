@@ -128,7 +128,7 @@ public final class StubTransport: Transport {
                 if let method = route.method, method != request.method { continue }
                 guard let captures = route.pattern.match(recorded.target.segments) else { continue }
                 routes[index].uses += 1
-                return (route.answer, captures, route.uses)
+                return (route.answer, captures, routes[index].uses)
             }
             return nil
         }
@@ -139,7 +139,7 @@ public final class StubTransport: Transport {
         }
         switch answer {
         case .canned(let responses):
-            guard let response = responses.isEmpty ? nil : responses[min(use, responses.count) - 1] else {
+            guard let response = responses.isEmpty ? nil : responses[min(max(use, 1), responses.count) - 1] else {
                 let message = "StubTransport: the route has no responses"
                 return try finish(.json(["detail": .string(message)], status: 404), for: request)
             }
