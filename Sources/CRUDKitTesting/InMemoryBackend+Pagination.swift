@@ -94,7 +94,9 @@ extension InMemoryBackend {
 
     /// `url` with the query parameter `name` set to `value` (removed when `nil`), other parameters kept; sorted by
     /// name when `sorted` (as Django REST framework writes its links).
-    static func link(_ url: URL, _ target: RequestTarget, replacing name: String, with value: Int?, sorted: Bool)
+    static func link(
+        _ url: URL, _ target: RequestTarget, replacing name: String, with value: Int?, sorted: Bool
+    )
         -> String
     {
         var items = target.query.filter { $0.name != name }
@@ -107,7 +109,10 @@ extension InMemoryBackend {
                 items.append((name, String(value)))
             }
         }
-        if sorted { items = items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element) }
+        if sorted {
+            items = items.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(
+                \.element)
+        }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = nil
         components?.fragment = nil

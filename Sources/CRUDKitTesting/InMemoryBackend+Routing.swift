@@ -159,7 +159,9 @@ extension InMemoryBackend {
     }
 
     /// A single object answer: wrapped in the object key, with `ETag` and `Last-Modified`.
-    static func objectResponse(_ status: Int, _ row: Row, collection: Collection, headers: HTTPHeaders = [:])
+    static func objectResponse(
+        _ status: Int, _ row: Row, collection: Collection, headers: HTTPHeaders = [:]
+    )
         -> HTTPResponse
     {
         let object = JSON.object(row.object)

@@ -81,7 +81,9 @@ extension InMemoryBackend {
     }
 
     /// Answers `recorded`, replaying the first answer for a repeated `Idempotency-Key` on POST and PATCH.
-    static func answerRemembering(_ recorded: RecordedRequest, style: Style, time: Date, state: inout State)
+    static func answerRemembering(
+        _ recorded: RecordedRequest, style: Style, time: Date, state: inout State
+    )
         -> HTTPResponse
     {
         let request = recorded.request

@@ -26,7 +26,9 @@ extension InMemoryBackend {
         }
     }
 
-    static func update(_ resolved: Resolved, id: String, style: Style, time: Date, state: inout State)
+    static func update(
+        _ resolved: Resolved, id: String, style: Style, time: Date, state: inout State
+    )
         -> HTTPResponse
     {
         let collection = resolved.collection
@@ -105,7 +107,9 @@ extension InMemoryBackend {
     }
 
     /// The request body as an object (unwrapped from the collection's object key), or the error answer.
-    static func body(of request: HTTPRequest, collection: Collection, shape: ErrorShape)
+    static func body(
+        of request: HTTPRequest, collection: Collection, shape: ErrorShape
+    )
         -> BodyResult
     {
         let data = RecordedRequest(request, index: 0).body
@@ -150,7 +154,9 @@ extension InMemoryBackend {
 
     /// The absolute URL of the member `id` of the collection `url` names.
     static func memberURL(_ url: URL, id: String, slash: Bool) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         components.percentEncodedPath = path + "/" + FormParameters.percentEncode(id) + (slash ? "/" : "")

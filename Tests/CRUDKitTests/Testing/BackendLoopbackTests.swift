@@ -19,7 +19,9 @@ extension NetworkTests {
             try server.start()
         }
 
-        private func send(_ method: HTTPMethod, _ path: String, json: JSON? = nil, headers: HTTPHeaders = [:], host: String? = nil)
+        private func send(
+            _ method: HTTPMethod, _ path: String, json: JSON? = nil, headers: HTTPHeaders = [:], host: String? = nil
+        )
             async throws -> HTTPResponse
         {
             let base = host.map { "http://\($0):\(server.port)" } ?? server.baseURL.absoluteString

@@ -31,7 +31,8 @@ import Testing
     @Test func ifMatchGuardsWrites() async throws {
         let tag = try #require(try await call(backend, .get, "/people/1").headers["ETag"])
 
-        let stale = try await call(backend, .put, "/people/1", json: ["first_name": "X"], headers: ["If-Match": "\"0\""])
+        let stale = try await call(
+            backend, .put, "/people/1", json: ["first_name": "X"], headers: ["If-Match": "\"0\""])
         let fresh = try await call(backend, .patch, "/people/1", json: ["age": 1], headers: ["If-Match": tag])
         let old = try await call(backend, .delete, "/people/1", headers: ["If-Match": tag])
         let any = try await call(backend, .delete, "/people/1", headers: ["If-Match": "*"])
@@ -75,7 +76,8 @@ import Testing
         let first = try await call(backend, .post, "/people", json: body, headers: ["Idempotency-Key": "k1"])
         let again = try await call(backend, .post, "/people", json: body, headers: ["Idempotency-Key": "k1"])
         let other = try await call(backend, .post, "/people", json: body, headers: ["Idempotency-Key": "k2"])
-        let misuse = try await call(backend, .post, "/people", json: ["first_name": "X"], headers: ["Idempotency-Key": "k1"])
+        let misuse = try await call(
+            backend, .post, "/people", json: ["first_name": "X"], headers: ["Idempotency-Key": "k1"])
 
         #expect(first.status == 201)
         #expect(again.status == 201)

@@ -70,7 +70,8 @@ import Testing
         let base = backendBase + "/people?last_name__ne=x&page="
         #expect(
             second.headers["Link"]
-                == "<\(base)1>; rel=\"first\", <\(base)1>; rel=\"prev\", <\(base)3>; rel=\"next\", <\(base)3>; rel=\"last\"")
+                == "<\(base)1>; rel=\"first\", <\(base)1>; rel=\"prev\", <\(base)3>; rel=\"next\", <\(base)3>; rel=\"last\""
+        )
         #expect(beyond.json == [])
         #expect(beyond.headers["Link"]?.contains("rel=\"next\"") == false)
     }

@@ -159,7 +159,10 @@ import Testing
         #expect(response.status == 422)
         #expect(response.mediaType == "application/problem+json")
         #expect(response.json["status"] == 422)
-        #expect(response.json["errors"][0] == ["detail": "Ensure this value is greater than or equal to 0.", "pointer": "#/age"])
+        #expect(
+            response.json["errors"][0] == [
+                "detail": "Ensure this value is greater than or equal to 0.", "pointer": "#/age",
+            ])
         #expect(
             response.json["invalid-params"] == [
                 ["name": "age", "reason": "Ensure this value is greater than or equal to 0."],

@@ -61,7 +61,8 @@ import Testing
     @Test func putReplacesTheWholeObject() async throws {
         backend.insert(["first_name": "Ada", "last_name": "L", "favorite_color": "green"], into: "people")
 
-        let response = try await call(backend, .put, "/people/1", json: ["id": 5, "first_name": "Ada", "last_name": "K"])
+        let response = try await call(
+            backend, .put, "/people/1", json: ["id": 5, "first_name": "Ada", "last_name": "K"])
 
         #expect(response.status == 200)
         #expect(response.json == ["id": 1, "first_name": "Ada", "last_name": "K"])
@@ -174,7 +175,8 @@ import Testing
         let backend = makePeopleBackend(.drf)
         let url = URL(string: backendBase + "/people/")!
         let malformed = try await backend.send(
-            HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/json"], body: .data(Data("{x".utf8))))
+            HTTPRequest(
+                method: .post, url: url, headers: ["Content-Type": "application/json"], body: .data(Data("{x".utf8))))
         let text = try await backend.send(
             HTTPRequest(method: .post, url: url, headers: ["Content-Type": "text/plain"], body: .data(Data("hi".utf8))))
         let array = try await call(backend, .post, "/people/", json: [1])
