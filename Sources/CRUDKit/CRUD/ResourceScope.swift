@@ -57,6 +57,11 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         try memberEndpoint(for: operation, segment: model.requireID(for: operation))
     }
 
+    /// The endpoint of an action's segments (collection path, perhaps id, action name) under this scope's parent.
+    func actionEndpoint(_ segments: [String]) throws -> Endpoint {
+        try endpoint(parentSegments + segments)
+    }
+
     /// Segments as an endpoint, or as a URL built with the model's own trailing-slash rule when it differs.
     private func endpoint(_ segments: [String]) throws -> Endpoint {
         if let slash = Model.trailingSlash, slash != api.configuration.trailingSlash {
