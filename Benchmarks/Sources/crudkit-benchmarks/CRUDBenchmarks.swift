@@ -8,7 +8,8 @@ import Foundation
 /// hand. Returns whether every target was met (the target: the model layer costs at most 1.5× the raw call).
 func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     printSuiteHeader("CRUD model layer (in-process transport)")
-    let one = Data(#"{"id": 12, "first_name": "Ada", "last_name": "Lovelace", "favorite_color": "green", "age": 36}"#.utf8)
+    let one = Data(
+        #"{"id": 12, "first_name": "Ada", "last_name": "Lovelace", "favorite_color": "green", "age": 36}"#.utf8)
     var people: [String] = []
     for index in 0..<20 {
         people.append(#"{"id": \#(index), "first_name": "Ada", "last_name": "L\#(index)", "age": 36}"#)
@@ -29,10 +30,11 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         let person = try await api.get(Endpoint.segments(["people", "12"]), as: BenchModel.self)
         sink &+= person.id ?? 0
     }
-    met = report(
-        "Person.read(id:)", ours: ours / 1000, baseline: baseline / 1000,
-        baselineName: "api.get(segments, as: Person.self) on the same API", unit: .microseconds,
-        target: 1.5) && met
+    met =
+        report(
+            "Person.read(id:)", ours: ours / 1000, baseline: baseline / 1000,
+            baselineName: "api.get(segments, as: Person.self) on the same API", unit: .microseconds,
+            target: 1.5) && met
 
     let listIterations = options.iterations(5_000)
     let oursList = try await nanosecondsPerIteration(iterations: listIterations) {
@@ -42,9 +44,10 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         let response = try await api.get("people") as HTTPResponse
         sink &+= try api.coding.decode([BenchModel].self, from: response.body, at: "results").count
     }
-    met = report(
-        "Person.list() (20 people, envelope)", ours: oursList / 1000, baseline: baselineList / 1000,
-        baselineName: "api.get + decode(at: \"results\") by hand", unit: .microseconds, target: 1.5) && met
+    met =
+        report(
+            "Person.list() (20 people, envelope)", ours: oursList / 1000, baseline: baselineList / 1000,
+            baselineName: "api.get + decode(at: \"results\") by hand", unit: .microseconds, target: 1.5) && met
     if sink == 42 { print("") }  // keeps the work from being optimised away
     return met
 }

@@ -81,7 +81,8 @@ public struct Pagination: Sendable, Hashable {
     public static func pageNumber(
         _ parameter: String = "page", firstPage: Int = 1, sizeParameter: String? = nil, pageSize: Int? = nil
     ) -> Pagination {
-        Pagination(.pageNumber(parameter: parameter, firstPage: firstPage, sizeParameter: sizeParameter, pageSize: pageSize))
+        Pagination(
+            .pageNumber(parameter: parameter, firstPage: firstPage, sizeParameter: sizeParameter, pageSize: pageSize))
     }
 
     /// An offset and a limit in query parameters: `?offset=0&limit=50`, then `offset=50`… until a page comes back

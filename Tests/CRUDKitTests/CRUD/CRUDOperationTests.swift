@@ -41,7 +41,9 @@ import Testing
         member.favoriteColor = "green"
         let saved = try await Member.using(api).update(member)
         #expect(saved.favoriteColor == "green")
-        #expect(server.log.last == #"PUT /v1/people/1 {"id":1,"first_name":"Person","last_name":"1","favorite_color":"green"}"#)
+        #expect(
+            server.log.last
+                == #"PUT /v1/people/1 {"id":1,"first_name":"Person","last_name":"1","favorite_color":"green"}"#)
     }
 
     @Test func patchSendsOnlyTheDifferenceWithNilAsNullAndNestedMembers() async throws {

@@ -22,23 +22,23 @@ private struct Post: CRUDModel, Codable, Equatable {
 }
 
 private func modelsWalkAsync() async throws {
-    let ada = try await Person.read(id: 1)                                 // GET    /people/1
+    let ada = try await Person.read(id: 1)  // GET    /people/1
     var made = try await Person(firstName: "Ada", lastName: "L").create()  // POST   /people
     made.favoriteColor = "green"
-    made = try await made.update()                                         // PUT    /people/{id}
+    made = try await made.update()  // PUT    /people/{id}
     var edited = made
     edited.favoriteColor = nil
-    made = try await edited.update(from: made)                             // PATCH  {"favorite_color": null}
-    let same = try await made.read()                                       // GET    /people/{id}
-    let adults = try await Person.list(["age__gte": "30"])                 // GET    /people?age__gte=30
-    let page = try await Person.page()                                     // items, total, next
-    for try await person in Person.all() {                                 // every page, lazily
+    made = try await edited.update(from: made)  // PATCH  {"favorite_color": null}
+    let same = try await made.read()  // GET    /people/{id}
+    let adults = try await Person.list(["age__gte": "30"])  // GET    /people?age__gte=30
+    let page = try await Person.page()  // items, total, next
+    for try await person in Person.all() {  // every page, lazily
         if person.lastName == "Lovelace" { break }
     }
-    let posts = Post.scoped(to: ada)                                       // /people/1/posts
+    let posts = Post.scoped(to: ada)  // /people/1/posts
     let hello = try await posts.create(Post(title: "Hello"))
     _ = try await posts.list()
-    let activated: Person = try await ada.action(.post, "activate")         // POST   /people/1/activate
+    let activated: Person = try await ada.action(.post, "activate")  // POST   /people/1/activate
     let found: [Person] = try await Person.action(.get, "search", query: ["q": "Ada"])
     do {
         _ = try await Person(firstName: "A", lastName: "B", age: -1).create()
@@ -51,7 +51,7 @@ private func modelsWalkAsync() async throws {
         _ = error.serverMessage  // "Not found."
     }
     try await posts.delete(hello)
-    try await made.delete()                                                // DELETE /people/{id} -> Okay
+    try await made.delete()  // DELETE /people/{id} -> Okay
     _ = (same, adults, page.total, activated, found)
 }
 
@@ -66,10 +66,10 @@ private func modelsWalkWithFutures(done: @escaping @Sendable (Result<Okay, any E
 }
 
 private func versionedWalk() async throws {
-    var ada = try await Person.readTagged(id: 1)   // remembers the ETag
+    var ada = try await Person.readTagged(id: 1)  // remembers the ETag
     ada.favoriteColor = "green"
     do {
-        ada = try await ada.updateChanges()       // PATCH with If-Match
+        ada = try await ada.updateChanges()  // PATCH with If-Match
     } catch CRUDError.conflict {
         ada = try await Person.readTagged(id: 1)  // changed meanwhile: read again
     }
@@ -84,8 +84,8 @@ private func talkingToDjango(key: String) {
 private func perModelSettings() {
     struct LegacyThing: CRUDModel, Codable {
         static let path = "things"
-        static let readPath = "things/lookup"             // every read goes here
-        static let objectKey: String? = "thing"           // {"thing": {…}} both ways
+        static let readPath = "things/lookup"  // every read goes here
+        static let objectKey: String? = "thing"  // {"thing": {…}} both ways
         static let trailingSlash: TrailingSlash? = .never
         static let pagination: Pagination? = .offset(limit: 50)
         var id: String?

@@ -79,7 +79,8 @@ final class FakeREST: Transport {
         let query = components?.percentEncodedQuery
         let body = request.body.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
         state.withLock {
-            $0.log.append("\(request.method.rawValue) \(rawPath)\(query.map { "?\($0)" } ?? "")\(body.isEmpty ? "" : " \(body)")")
+            $0.log.append(
+                "\(request.method.rawValue) \(rawPath)\(query.map { "?\($0)" } ?? "")\(body.isEmpty ? "" : " \(body)")")
         }
         guard rawPath.hasPrefix(options.prefix) else { return reply(404, ["detail": "Not found."]) }
         var path = String(rawPath.dropFirst(options.prefix.count))

@@ -84,7 +84,9 @@ import Testing
                 "GET /v1/lookup/things/7", "GET /v1/lookup/things/7", "GET /v1/lookup/things/7",
                 "POST /v1/things/new", "PUT /v1/admin/things/7", "DELETE /v1/bin/7",
             ])
-        #expect(recorder.requests[3].body.data.map { String(decoding: $0, as: UTF8.self) } == #"{"thing":{"id":"7","name":"N"}}"#)
+        #expect(
+            recorder.requests[3].body.data.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"thing":{"id":"7","name":"N"}}"#)
     }
 
     @Test func handMappedModelsAndTheWinnerWhenATypeHasBoth() async throws {
@@ -95,11 +97,14 @@ import Testing
         let hand = try await HandMapped.using(api).read(id: 5)
         #expect(hand.name == "Ada")
         _ = try await HandMapped.using(api).create(HandMapped(id: nil, name: "Ada"))
-        #expect(recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) } == #"{"full_name":"Ada"}"#)
+        #expect(
+            recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) } == #"{"full_name":"Ada"}"#)
         let both = try await Both.using(api).read(id: 5)
         #expect(both.name == "Ada")
         _ = try await Both.using(api).update(both)
-        #expect(recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) } == #"{"ID":5,"full_name":"Ada"}"#)
+        #expect(
+            recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"ID":5,"full_name":"Ada"}"#)
     }
 
     @Test func uuidIds() async throws {

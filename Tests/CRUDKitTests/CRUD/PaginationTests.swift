@@ -100,7 +100,9 @@ import Testing
 
     @Test func aNextLinkToAnotherOriginIsRefused() async throws {
         let stub = StubTransport { request, _ in
-            jsonResponse(#"{"count": 3, "next": "https://evil.example.net/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#)
+            jsonResponse(
+                #"{"count": 3, "next": "https://evil.example.net/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#
+            )
         }
         let api = API(baseURL: testBase, transport: stub)
         let error = await crudError { try await Member.using(api).all().collect() }
@@ -119,7 +121,8 @@ import Testing
 
     @Test func collectionKeyAndEnvelopePaths() async throws {
         let stub = StubTransport { _, _ in
-            jsonResponse(#"{"data": {"people": [{"id": "x", "name": "A"}]}, "links": {"next": null}, "meta": {"total": 1}}"#)
+            jsonResponse(
+                #"{"data": {"people": [{"id": "x", "name": "A"}]}, "links": {"next": null}, "meta": {"total": 1}}"#)
         }
         let api = API(baseURL: testBase, transport: stub)
         let page = try await Keyed.using(api).page()
