@@ -55,7 +55,9 @@ final class Reporter: Sendable {
             return state.stepHasPrinted ? "" : state.step
         }
         let method = exchange.method.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-        let path = exchange.path.count < 48 ? exchange.path.padding(toLength: 48, withPad: " ", startingAt: 0)
+        let path =
+            exchange.path.count < 48
+            ? exchange.path.padding(toLength: 48, withPad: " ", startingAt: 0)
             : exchange.path + " "
         let code = exchange.status.map(String.init) ?? "---"
         print("  \(Self.column(step))\(method)\(path)\(code) \(Self.rightAligned(exchange.milliseconds)) ms")

@@ -5,29 +5,47 @@ extension Walk {
     func runAsync() async throws {
         reporter.heading("async/await")
 
-        var made = try await step("create") { try checkCreated($0) } run: { try await ada.create() }
+        var made = try await step("create") {
+            try checkCreated($0)
+        } run: {
+            try await ada.create()
+        }
         let id = try id(of: made)
 
-        _ = try await step("read") { try checkRead($0, expected: made) } run: { try await Person.read(id: id) }
+        _ = try await step("read") {
+            try checkRead($0, expected: made)
+        } run: {
+            try await Person.read(id: id)
+        }
 
-        _ = try await step("list") { try checkListed($0, containing: made) } run: {
+        _ = try await step("list") {
+            try checkListed($0, containing: made)
+        } run: {
             try await Person.list(listQuery)
         }
 
         var changed = made
         changed.age = 37
         changed.favoriteColor = "green"
-        made = try await step("update") { try checkReplaced($0, sent: changed) } run: { try await changed.update() }
+        made = try await step("update") {
+            try checkReplaced($0, sent: changed)
+        } run: {
+            try await changed.update()
+        }
 
         var edited = made
         edited.favoriteColor = nil
         let original = made
-        made = try await step("patch") { try checkPatched($0, sent: edited, original: original) } run: {
+        made = try await step("patch") {
+            try checkPatched($0, sent: edited, original: original)
+        } run: {
             try await edited.update(from: original)  // only the fields that differ
         }
 
         var everyone = [made]
-        _ = try await step("all pages") { try checkAllPages($0, created: everyone) } run: {
+        _ = try await step("all pages") {
+            try checkAllPages($0, created: everyone)
+        } run: {
             for relative in relatives { everyone.append(try await relative.create()) }
             reporter.resetExchanges()  // the check counts the page requests only
             var seen: [Person] = []
@@ -35,17 +53,23 @@ extension Walk {
             return seen
         }
 
-        _ = try await step("validation") { try checkRejected($0) } run: {
+        _ = try await step("validation") {
+            try checkRejected($0)
+        } run: {
             await outcome { try await invalid.create() }
         }
 
         let doomed = everyone
-        _ = try await step("delete") { try checkDeleted($0, count: doomed.count) } run: {
+        _ = try await step("delete") {
+            try checkDeleted($0, count: doomed.count)
+        } run: {
             for person in doomed { _ = try await person.delete() }
             return Okay()
         }
 
-        _ = try await step("404") { try checkNotFound($0, id: id) } run: {
+        _ = try await step("404") {
+            try checkNotFound($0, id: id)
+        } run: {
             await outcome { try await Person.read(id: id) }
         }
     }
