@@ -28,9 +28,10 @@ enum DRFServer {
         .enabled(
             if: isConfigured,
             Comment(
-                rawValue: "CRUDKIT_DRF_URL is not set, so the Django REST framework interop suite is skipped; run it with "
-                + "eval \"$(.ci/interop-server.sh start)\" && swift test --filter CRUDKitInteropTests; "
-                + ".ci/interop-server.sh stop"))
+                rawValue:
+                    "CRUDKIT_DRF_URL is not set, so the Django REST framework interop suite is skipped; run it with "
+                    + "eval \"$(.ci/interop-server.sh start)\" && swift test --filter CRUDKitInteropTests; "
+                    + ".ci/interop-server.sh stop"))
     }
 
     /// The server's base URL.

@@ -24,8 +24,10 @@ struct DRFSession: Sendable {
 
     /// Creates a person with this test's tag as last name, to be deleted when the test ends.
     func makePerson(_ firstName: String = "Ada", age: Int? = nil, favoriteColor: String? = nil) async throws -> Person {
-        let person: Person = try await Person(firstName: firstName, lastName: tag, age: age, favoriteColor: favoriteColor)
-            .create()
+        let person: Person = try await Person(
+            firstName: firstName, lastName: tag, age: age, favoriteColor: favoriteColor
+        )
+        .create()
         track(person)
         return person
     }
