@@ -65,3 +65,19 @@ struct DRFNestedPostTests {
         }
     }
 }
+
+extension DRFNestedPostTests {
+    /// A model with a `title` field: DRF's `{"title": ["…"]}` is a field error, not a problem document's title.
+    @Test func aPostsTitleErrorIsAFieldError() async throws {
+        try await withDRF { drf in
+            let ada = try await drf.makePerson("Ada")
+            let error = await #expect(throws: CRUDError.self) { () async throws -> Post in
+                try await Post.scoped(to: ada).create(Post(title: ""))
+            }
+            let failure = try #require(error)
+            #expect(failure.status == 400)
+            #expect(failure.fieldErrors == ["title": ["This field may not be blank."]])
+            #expect(drf.api.serverErrors(in: failure)?.fieldErrors == ["title": ["This field may not be blank."]])
+        }
+    }
+}
