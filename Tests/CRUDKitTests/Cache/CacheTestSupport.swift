@@ -101,9 +101,16 @@ final class GateTransport: Transport {
     }
 }
 
-/// Waits, yielding, until `condition` holds (the suites' time limit ends a wait that never succeeds).
-func waitUntil(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
+/// Waits, yielding, until `condition` holds; gives up when the test is cancelled (by the suites' time limit), so a
+/// wait that never succeeds fails the test instead of spinning on.
+func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    while !condition() {
+        if Task.isCancelled {
+            Issue.record("the condition never held", sourceLocation: sourceLocation)
+            return
+        }
+        await Task.yield()
+    }
 }
 
 let adaJSON = #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#
