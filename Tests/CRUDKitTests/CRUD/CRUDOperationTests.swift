@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func idsStayOneSegment() async throws {
-        let recorder = StubTransport(status: 404, json: #"{"detail": "Not found."}"#)
+        let recorder = ScriptedTransport(status: 404, json: #"{"detail": "Not found."}"#)
         let api = API(baseURL: testBase, transport: recorder)
         for id in ["../admin", "a/b", "?x=1", "..", "ü #"] {
             _ = await crudError { try await Slug.using(api).read(id: id) }

@@ -76,7 +76,7 @@ import Testing
         let html = HTTPResponse(
             status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8))
         #expect(ServerErrorDetails(response: html) == nil)
-        let api = API(baseURL: testBase, transport: StubTransport { _, _ in html })
+        let api = API(baseURL: testBase, transport: ScriptedTransport { _, _ in html })
         let error = await crudError { try await Member.using(api).read(id: 1) }
         #expect(error?.isNotFound == true && error?.fieldErrors == [:] && error?.serverMessage == nil)
         #expect(error?.response?.body == html.body)

@@ -61,14 +61,14 @@ import Testing
         let member = try await Member.using(api).read(id: 1)
         _ = try await Note.scoped(to: member, api: api).list(["tags": ["a", "b"]])
         #expect(django.log == ["GET /v1/people/1/", "GET /v1/people/1/posts/?tags=a&tags=b"])
-        let recorder = StubTransport(json: #"{"id": "1"}"#)
+        let recorder = ScriptedTransport(json: #"{"id": "1"}"#)
         let plain = API(baseURL: testBase, transport: recorder)
         _ = try await Slashed.using(plain).read(id: "1")
         #expect(recorder.requests.map(\.url.absoluteString) == ["https://api.example.com/v1/things/1/"])
     }
 
     @Test func perOperationPathsAndObjectKeys() async throws {
-        let recorder = StubTransport { request, _ in
+        let recorder = ScriptedTransport { request, _ in
             jsonResponse(#"{"thing": {"id": "7", "name": "N"}}"#)
         }
         let api = API(baseURL: testBase, transport: recorder)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func handMappedModelsAndTheWinnerWhenATypeHasBoth() async throws {
-        let recorder = StubTransport { request, _ in
+        let recorder = ScriptedTransport { request, _ in
             jsonResponse(#"{"ID": 5, "full_name": "Ada", "fullName": "wrong"}"#)
         }
         let api = API(baseURL: testBase, transport: recorder)
@@ -109,7 +109,7 @@ import Testing
 
     @Test func uuidIds() async throws {
         let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-        let recorder = StubTransport(json: #"{"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#)
+        let recorder = ScriptedTransport(json: #"{"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#)
         let thing = try await Token.using(API(baseURL: testBase, transport: recorder)).read(id: id)
         #expect(thing.id == id)
         #expect(recorder.requests.first?.url.path == "/v1/tokens/E621E1F8-C36C-495A-93FC-0C247A3E6E5F")

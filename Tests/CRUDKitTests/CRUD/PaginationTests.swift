@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func aNextLinkToAnotherOriginIsRefused() async throws {
-        let stub = StubTransport { request, _ in
+        let stub = ScriptedTransport { request, _ in
             jsonResponse(
                 #"{"count": 3, "next": "https://evil.example.net/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#
             )
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aNextLinkToAFetchedPageEndsTheWalk() async throws {
-        let stub = StubTransport { request, _ in
+        let stub = ScriptedTransport { request, _ in
             jsonResponse(#"{"next": "/v1/people", "results": [{"first_name": "A", "last_name": "B"}]}"#)
         }
         let api = API(baseURL: testBase, transport: stub)
@@ -120,14 +120,14 @@ import Testing
     }
 
     @Test func collectionKeyAndEnvelopePaths() async throws {
-        let stub = StubTransport { _, _ in
+        let stub = ScriptedTransport { _, _ in
             jsonResponse(
                 #"{"data": {"people": [{"id": "x", "name": "A"}]}, "links": {"next": null}, "meta": {"total": 1}}"#)
         }
         let api = API(baseURL: testBase, transport: stub)
         let page = try await Keyed.using(api).page()
         #expect(page.items.map(\.name) == ["A"] && page.total == nil)
-        let jsonAPIStub = StubTransport { _, _ in
+        let jsonAPIStub = ScriptedTransport { _, _ in
             jsonResponse(#"{"data": [{"id": "x"}], "links": {"next": null}, "meta": {"total": 1}}"#)
         }
         let jsonAPI = API(baseURL: testBase, conventions: .jsonAPI, transport: jsonAPIStub)

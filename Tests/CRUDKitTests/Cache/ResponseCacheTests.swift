@@ -6,7 +6,7 @@ import Testing
 /// The response cache's rules, on an in-process transport.
 @Suite(.timeLimit(.minutes(1))) struct ResponseCacheTests {
     /// Answers every `GET` with 304 when `If-None-Match` is the resource's tag, else 200 with `ETag: "t"`.
-    let transport = StubTransport { request, _ in
+    let transport = ScriptedTransport { request, _ in
         if request.headers["If-None-Match"] == "\"t\"" {
             return HTTPResponse(status: 304, headers: ["ETag": "\"t\"", "Content-Length": "0", "Date": "later"])
         }
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func varyNamesMoreHeadersThatMustMatch() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"])
         }
         let cache = ResponseCache()
@@ -60,14 +60,14 @@ import Testing
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
         #expect(transport.requests.map { $0.headers["If-None-Match"] != nil } == [false, false, true])
-        let star = StubTransport { _, _ in jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "*"]) }
+        let star = ScriptedTransport { _, _ in jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "*"]) }
         let starCache = ResponseCache()
         _ = try await API(baseURL: testBase, transport: star).with { $0.cache = starCache }.get("a")
         #expect(starCache.count == 0)
     }
 
     @Test func responsesWithoutValidatorsOrWithNoStoreAreNotKept() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             switch request.url.lastPathComponent {
             case "plain": jsonResponse("{}")
             case "partial": jsonResponse("{}", status: 206, headers: ["ETag": "\"t\""])
@@ -95,7 +95,7 @@ import Testing
 
     @Test func a404ForgetsTheStoredResponse() async throws {
         let gone = Locked(false)
-        let transport = StubTransport { _, _ in
+        let transport = ScriptedTransport { _, _ in
             gone.withLock { $0 }
                 ? jsonResponse("{}", status: 404) : jsonResponse("{}", headers: ["ETag": "\"t\""])
         }
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func aCreateInvalidatesTheLocationItAnswersWith() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             request.method == .post
                 ? jsonResponse("{}", status: 201, headers: ["Location": "/v1/people/9/"])
                 : jsonResponse("{}", headers: ["ETag": "\"t\""])

@@ -26,7 +26,7 @@ enum PeopleEndpoints {
     let ada = #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#
 
     @Test func decodedAndRawCalls() async throws {
-        let transport = StubTransport(json: ada)
+        let transport = ScriptedTransport(json: ada)
         let api = API(baseURL: testBase, transport: transport)
         let person: StubPerson = try await api.get("people/1")
         #expect(person == StubPerson(id: 1, firstName: "Ada", lastName: "Lovelace"))
@@ -38,7 +38,7 @@ enum PeopleEndpoints {
     }
 
     @Test func typedRequestsReadTheirAnswerEachTheirWay() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             request.url.path.hasSuffix("people")
                 ? jsonResponse("[\(#"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)]")
                 : jsonResponse(#"{"count": 7}"#)
@@ -68,11 +68,11 @@ enum PeopleEndpoints {
     }
 
     @Test func statusesBecomeErrorsWithTheResponseKept() async {
-        let api = API(baseURL: testBase, transport: StubTransport(status: 404, json: #"{"detail": "Not found."}"#))
+        let api = API(baseURL: testBase, transport: ScriptedTransport(status: 404, json: #"{"detail": "Not found."}"#))
         let notFound = await crudError { try await api.get("people/9") }
         #expect(notFound?.isNotFound == true)
         #expect(notFound?.response?.body == Data(#"{"detail": "Not found."}"#.utf8))
-        let conflict = API(baseURL: testBase, transport: StubTransport(status: 412, json: "{}"))
+        let conflict = API(baseURL: testBase, transport: ScriptedTransport(status: 412, json: "{}"))
         let error = await crudError { try await conflict.put("people/9", body: .json(["a": "b"])) }
         #expect(error?.caseName == "conflict")
     }
@@ -81,7 +81,7 @@ enum PeopleEndpoints {
         let body =
             #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
         struct Page: Decodable, Sendable { var results: [StubPerson] }
-        let api = API(baseURL: testBase, transport: StubTransport(json: body))
+        let api = API(baseURL: testBase, transport: ScriptedTransport(json: body))
         let error = await crudError { try await api.get("people", as: Page.self) }
         guard case .decoding(let failure) = error else {
             Issue.record("expected a decoding failure, got \(String(describing: error))")
@@ -91,13 +91,13 @@ enum PeopleEndpoints {
         #expect(failure.expected == "Int")
         #expect(failure.bodySnippet == String(body.prefix(200)))
 
-        let missing = API(baseURL: testBase, transport: StubTransport(json: #"{"id": 1}"#))
+        let missing = API(baseURL: testBase, transport: ScriptedTransport(json: #"{"id": 1}"#))
         guard case .decoding(let absent) = await crudError({ try await missing.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(absent.keyPath == "firstName")
         #expect(absent.found == "nothing")
 
-        let garbage = API(baseURL: testBase, transport: StubTransport(json: "<html>"))
+        let garbage = API(baseURL: testBase, transport: ScriptedTransport(json: "<html>"))
         guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(broken.found.contains("line 1, column 1"))
@@ -107,7 +107,7 @@ enum PeopleEndpoints {
     @Test func answersMapThroughJSONEitherWay() async throws {
         let page =
             #"{"count": 2, "results": [{"id": 1, "first_name": "Ada", "last_name": "L"}, {"id": 2, "first_name": "Grace", "last_name": "H"}]}"#
-        let api = API(baseURL: testBase, transport: StubTransport(json: page))
+        let api = API(baseURL: testBase, transport: ScriptedTransport(json: page))
         // Codable, from under DRF's "results", snake_case keys converted by the default coding.
         let decoded = try await api.send(Request<[StubPerson]>(.get, "people", at: "results"))
         #expect(decoded.map(\.firstName) == ["Ada", "Grace"])
@@ -125,7 +125,7 @@ enum PeopleEndpoints {
         }
         guard case .decoding(let failure) = error else { return #expect(Bool(false)) }
         #expect(failure.keyPath == "data")
-        let deep = API(baseURL: testBase, transport: StubTransport(json: #"{"results": [{"first_name": 3}]}"#))
+        let deep = API(baseURL: testBase, transport: ScriptedTransport(json: #"{"results": [{"first_name": 3}]}"#))
         let wrong = await crudError {
             try await deep.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
         }
@@ -141,7 +141,7 @@ enum PeopleEndpoints {
         (CRUDError.tooManyRedirects(limit: 5), "tooManyRedirects"),
     ])
     func transportErrorsBecomeCRUDErrors(thrown: any Error, expected: String) async {
-        let api = API(baseURL: testBase, transport: StubTransport { _, _ in throw thrown }, timeout: 7)
+        let api = API(baseURL: testBase, transport: ScriptedTransport { _, _ in throw thrown }, timeout: 7)
         let error = await crudError { try await api.get("people") }
         #expect(error?.caseName == expected)
         if case .timedOut(let timeout) = error { #expect(timeout == .idle(7)) }
@@ -159,7 +159,7 @@ enum PeopleEndpoints {
 
     @Test func cancellingTheTaskCancelsTheRequest() async {
         let (entered, signal) = AsyncStream<Void>.makeStream()
-        let transport = StubTransport { _, _ in
+        let transport = ScriptedTransport { _, _ in
             signal.yield()
             try await Task.sleep(nanoseconds: 3_600_000_000_000)
             return jsonResponse("{}")

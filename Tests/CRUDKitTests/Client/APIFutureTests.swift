@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func syncCodeGetsFuturesOfTheSameCalls() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             request.url.path.hasSuffix("people")
                 ? jsonResponse("[\(ada)]") : jsonResponse(ada)
         }
@@ -34,7 +34,7 @@ import Testing
         let queue = DispatchQueue(label: "client-tests.callbacks")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let api = API(baseURL: testBase, transport: StubTransport(json: ada), callbackQueue: queue)
+        let api = API(baseURL: testBase, transport: ScriptedTransport(json: ada), callbackQueue: queue)
         let onQueue = await withCheckedContinuation { continuation in
             let future: Future<StubPerson> = api.get("people/1")
             future.onSuccess { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func failuresArriveAsCRUDErrors() async {
-        let api = API(baseURL: testBase, transport: StubTransport(status: 404, json: "{}"))
+        let api = API(baseURL: testBase, transport: ScriptedTransport(status: 404, json: "{}"))
         let error = await withCheckedContinuation { continuation in
             api.get("people/9").onFailure { continuation.resume(returning: $0 as? CRUDError) }
         }
@@ -53,7 +53,7 @@ import Testing
     @Test func cancellingTheFutureCancelsTheRequest() async {
         let (entered, signal) = AsyncStream<Void>.makeStream()
         let (ended, endSignal) = AsyncStream<Bool>.makeStream()
-        let transport = StubTransport { _, _ in
+        let transport = ScriptedTransport { _, _ in
             signal.yield()
             do {
                 try await Task.sleep(nanoseconds: 3_600_000_000_000)

@@ -129,7 +129,7 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
     }
 
     @Test func customCallsAndTypedRequestsRun() async throws {
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             switch request.url.path {
             case "/v1/status": jsonResponse(#"{"healthy": true}"#)
             case "/v1/people/search": jsonResponse(#"[{"id": 1, "first_name": "Ada", "last_name": "Lovelace"}]"#)
@@ -151,9 +151,9 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
     }
 
     @Test func authenticationRefreshesOnce() async throws {
-        let authTransport = StubTransport(json: #"{"access": "fresh"}"#)
+        let authTransport = ScriptedTransport(json: #"{"access": "fresh"}"#)
         let authAPI = API(baseURL: URL(string: "https://auth.example.com")!, transport: authTransport)
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             request.headers["Authorization"] == "Bearer fresh"
                 ? jsonResponse(#"{"healthy": true}"#) : jsonResponse("{}", status: 401)
         }
@@ -165,7 +165,7 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
     }
 
     @Test func retryingAPIRetriesPosts() async throws {
-        let transport = StubTransport { _, index in jsonResponse("{}", status: index == 0 ? 503 : 201) }
+        let transport = ScriptedTransport { _, index in jsonResponse("{}", status: index == 0 ? 503 : 201) }
         let api = readmeRetryingAPI(transport: transport).with { $0.clock = ManualClock() }
         try await api.post("people", body: .json(["firstName": "Ada"]))
         #expect(transport.count == 2)
@@ -173,7 +173,7 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
 
     @Test func loggingHidesSecrets() async throws {
         let lines = Locked<[String]>([])
-        let curl = try await readmeLogging(transport: StubTransport(json: "[]"), lines: lines)
+        let curl = try await readmeLogging(transport: ScriptedTransport(json: "[]"), lines: lines)
         let logged = lines.withLock { $0 }
         #expect(logged.count == 2)
         #expect(logged.first == "→ GET https://api.example.com/v1/people?api_key=REDACTED (attempt 1)")

@@ -4,7 +4,7 @@ import Testing
 @testable import CRUDKit
 
 /// An in-process transport: answers with a closure and records every request it was given.
-final class StubTransport: Transport {
+final class ScriptedTransport: Transport {
     private let recorded = Locked<[HTTPRequest]>([])
     private let respond: @Sendable (HTTPRequest, Int) async throws -> HTTPResponse
 

@@ -48,7 +48,7 @@ private struct ErrorBodyValidator: Interceptor {
 @Suite struct InterceptorTests {
     @Test func stepsRunInOrderOnEveryAttempt() async throws {
         let trace = Locked<[String]>([])
-        let transport = StubTransport { request, index in
+        let transport = ScriptedTransport { request, index in
             trace.withLock { $0.append("send \(request.headers.values(for: "X-Trace").joined(separator: ","))") }
             return index == 0 ? jsonResponse("{}", status: 503) : jsonResponse("{}")
         }
@@ -69,7 +69,7 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func adaptersReadValuesAtSendTime() async throws {
         let token = Locked("first")
-        let transport = StubTransport(json: "{}")
+        let transport = ScriptedTransport(json: "{}")
         let api = API(
             baseURL: testBase, transport: transport,
             interceptors: [
@@ -87,7 +87,7 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func aValidatorTurnsAnErrorBodyIntoAFailure() async {
         let body = #"{"error": {"type": "DataException", "message": "no data", "code": 800}}"#
-        let api = API(baseURL: testBase, transport: StubTransport(json: body), interceptors: [ErrorBodyValidator()])
+        let api = API(baseURL: testBase, transport: ScriptedTransport(json: body), interceptors: [ErrorBodyValidator()])
         let error = await crudError { try await api.get("track/313555658769") }
         guard case .validation(let message, let response) = error else { return #expect(Bool(false)) }
         #expect(message == "no data")
@@ -97,7 +97,7 @@ private struct ErrorBodyValidator: Interceptor {
     @Test func closureValidatorsWrapTheirErrors() async {
         struct Refused: Error, CustomStringConvertible { var description: String { "refused" } }
         let api = API(
-            baseURL: testBase, transport: StubTransport(json: "{}"),
+            baseURL: testBase, transport: ScriptedTransport(json: "{}"),
             interceptors: [.validate { _ in throw Refused() }])
         let error = await crudError { try await api.get("x") }
         guard case .validation(let message, _) = error else { return #expect(Bool(false)) }
@@ -106,7 +106,7 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func aFailingAdapterStopsTheRequest() async {
         struct NoToken: Error {}
-        let transport = StubTransport(json: "{}")
+        let transport = ScriptedTransport(json: "{}")
         let api = API(baseURL: testBase, transport: transport, interceptors: [.adapt { _ in throw NoToken() }])
         #expect((await crudError { try await api.get("x") })?.caseName == "invalidRequest")
         #expect(transport.count == 0)
@@ -114,7 +114,7 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func decideStopEndsTheSessionWithoutRetrying() async {
         let sessionEnded = Locked(false)
-        let transport = StubTransport(status: 401, json: "{}")
+        let transport = ScriptedTransport(status: 401, json: "{}")
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport,
@@ -134,7 +134,7 @@ private struct ErrorBodyValidator: Interceptor {
     }
 
     @Test func retryInterceptorsComeFirstAndMayReplaceTheError() async {
-        let transport = StubTransport { _, index in jsonResponse("{}", status: index < 2 ? 500 : 200) }
+        let transport = ScriptedTransport { _, index in jsonResponse("{}", status: index < 2 ? 500 : 200) }
         let clock = ManualClock()
         let api = API(
             configuration: APIConfiguration(
@@ -148,13 +148,13 @@ private struct ErrorBodyValidator: Interceptor {
         #expect(clock.sleeps == [.seconds(2), .seconds(2)])
 
         let replacing = API(
-            baseURL: testBase, transport: StubTransport(status: 500, json: "{}"),
+            baseURL: testBase, transport: ScriptedTransport(status: 500, json: "{}"),
             interceptors: [.retry { _, _, _ in .fail(.invalidRequest(reason: "maintenance")) }])
         #expect((await crudError { try await replacing.get("x") })?.caseName == "invalidRequest")
     }
 
     @Test func interceptorsCannotLoopForever() async {
-        let transport = StubTransport(status: 500, json: "{}")
+        let transport = ScriptedTransport(status: 500, json: "{}")
         let api = API(
             baseURL: testBase, transport: transport, interceptors: [.retry { _, _, _ in .retryNow }])
         #expect((await crudError { try await api.get("x") })?.status == 500)

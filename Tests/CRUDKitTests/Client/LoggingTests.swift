@@ -6,7 +6,7 @@ import Testing
 @Suite struct LoggingTests {
     @Test func eventsCarryMethodURLStatusSizesAndAttempt() async throws {
         let events = Locked<[LogEvent]>([])
-        let transport = StubTransport { _, index in
+        let transport = ScriptedTransport { _, index in
             index == 0
                 ? jsonResponse("{}", status: 503, headers: ["Retry-After": "1"])
                 : jsonResponse(#"{"ok":true}"#, headers: ["Set-Cookie": "session=abc"])

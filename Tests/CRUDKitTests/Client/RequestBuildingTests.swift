@@ -4,7 +4,7 @@ import Testing
 @testable import CRUDKit
 
 @Suite struct RequestBuildingTests {
-    let transport = StubTransport(json: #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)
+    let transport = ScriptedTransport(json: #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)
 
     @Test func defaultHeadersAndQueryAreSentAndRequestValuesWin() async throws {
         let api = API(

@@ -6,14 +6,14 @@ import Testing
 @Suite struct RetryPolicyTests {
     let clock = ManualClock()
 
-    func api(_ transport: StubTransport, _ policy: RetryPolicy, keys: Bool = false) -> API {
+    func api(_ transport: ScriptedTransport, _ policy: RetryPolicy, keys: Bool = false) -> API {
         API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport, retryPolicy: policy, addsIdempotencyKeys: keys, clock: clock))
     }
 
     @Test func backsOffExponentiallyUpToTheAttemptCap() async {
-        let transport = StubTransport(status: 503, json: "{}")
+        let transport = ScriptedTransport(status: 503, json: "{}")
         let policy = RetryPolicy(
             maxAttempts: 5, initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .milliseconds(500), jitter: 0,
             maxTotalTime: nil)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func succeedsWhenALaterAttemptDoes() async throws {
-        let transport = StubTransport { _, index in
+        let transport = ScriptedTransport { _, index in
             if index == 0 { throw URLError(.networkConnectionLost) }
             if index == 1 { throw URLError(.timedOut) }
             return jsonResponse(#"{"firstName": "Ada", "lastName": "L"}"#)
@@ -55,7 +55,7 @@ import Testing
 
     @Test func honoursRetryAfterSecondsAndDates() async {
         let date = "Tue, 14 Nov 2023 22:13:40 GMT"  // 20 s after the manual clock's start date
-        let transport = StubTransport { _, index in
+        let transport = ScriptedTransport { _, index in
             switch index {
             case 0: jsonResponse("{}", status: 429, headers: ["Retry-After": "3"])
             case 1: jsonResponse("{}", status: 503, headers: ["Retry-After": date])
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aRetryAfterBeyondTheTotalTimeFailsAtOnce() async {
-        let transport = StubTransport(status: 503, json: "{}", headers: ["Retry-After": "120"])
+        let transport = ScriptedTransport(status: 503, json: "{}", headers: ["Retry-After": "120"])
         let policy = RetryPolicy(maxAttempts: 5, maxTotalTime: .seconds(60))
         #expect((await crudError { try await api(transport, policy).get("people") })?.status == 503)
         #expect(transport.count == 1)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func stopsWhenTheTotalTimeIsSpent() async {
-        let transport = StubTransport { _, _ in
+        let transport = ScriptedTransport { _, _ in
             self.clock.advance(.seconds(4))  // each attempt takes 4 s
             return jsonResponse("{}", status: 502)
         }
@@ -102,39 +102,39 @@ import Testing
     }
 
     @Test func postsAreRetriedOnlyWithAnIdempotencyKeyWhichStaysTheSame() async {
-        let failing = StubTransport(status: 503, json: "{}")
+        let failing = ScriptedTransport(status: 503, json: "{}")
         let policy = RetryPolicy(maxAttempts: 3, jitter: 0)
         _ = await crudError { try await api(failing, policy).post("people") }
         #expect(failing.count == 1)
         _ = await crudError { try await api(failing, policy).patch("people/1") }
         #expect(failing.count == 2)
 
-        let keyed = StubTransport(status: 503, json: "{}")
+        let keyed = ScriptedTransport(status: 503, json: "{}")
         _ = await crudError { try await api(keyed, policy, keys: true).post("people") }
         #expect(keyed.count == 3)
         let keys = Set(keyed.requests.compactMap { $0.headers["Idempotency-Key"] })
         #expect(keys.count == 1)
 
-        let manual = StubTransport(status: 503, json: "{}")
+        let manual = ScriptedTransport(status: 503, json: "{}")
         _ = await crudError { try await api(manual, policy).post("payments", headers: ["Idempotency-Key": "pay-1"]) }
         #expect(manual.count == 3)
     }
 
     @Test func whatIsRetriedIsConfigurable() async {
-        let transport = StubTransport { _, _ in throw URLError(.notConnectedToInternet) }
+        let transport = ScriptedTransport { _, _ in throw URLError(.notConnectedToInternet) }
         let noTransport = RetryPolicy(maxAttempts: 3, retriesTransportErrors: false)
         _ = await crudError { try await api(transport, noTransport).get("x") }
         #expect(transport.count == 1)
 
-        let status = StubTransport(status: 500, json: "{}")
+        let status = ScriptedTransport(status: 500, json: "{}")
         _ = await crudError { try await api(status, RetryPolicy(maxAttempts: 3, retryableStatuses: [503])).get("x") }
         #expect(status.count == 1)
 
-        let notFound = StubTransport(status: 404, json: "{}")
+        let notFound = ScriptedTransport(status: 404, json: "{}")
         _ = await crudError { try await api(notFound, .standard).get("x") }
         #expect(notFound.count == 1)
 
-        let perRequest = StubTransport(status: 500, json: "{}")
+        let perRequest = ScriptedTransport(status: 500, json: "{}")
         var request = Request<Okay>(.get, "x")
         request.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
         _ = await crudError { try await api(perRequest, .none).send(request) }
@@ -143,7 +143,7 @@ import Testing
 
     @Test func waitingIsCancellable() async {
         let clock = BlockingClock()
-        let transport = StubTransport(status: 503, json: "{}")
+        let transport = ScriptedTransport(status: 503, json: "{}")
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport, retryPolicy: RetryPolicy(maxAttempts: 5), clock: clock))

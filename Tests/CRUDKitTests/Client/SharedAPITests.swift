@@ -10,7 +10,7 @@ import Testing
     @Test func configureInstallsTheDefault() async throws {
         let previous = API.shared
         defer { CRUDKit.configure(previous) }
-        let transport = StubTransport(json: "{}")
+        let transport = ScriptedTransport(json: "{}")
         let installed = CRUDKit.configure(
             baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
         #expect(installed.baseURL == testBase)
@@ -25,7 +25,7 @@ import Testing
     @Test func aRunningRequestKeepsTheAPIItStartedWith() async throws {
         let (entered, signal) = AsyncStream<Void>.makeStream()
         let (release, releaser) = AsyncStream<Void>.makeStream()
-        let first = StubTransport { request, _ in
+        let first = ScriptedTransport { request, _ in
             signal.yield()
             for await _ in release { break }
             return jsonResponse("{}")
@@ -35,7 +35,7 @@ import Testing
             let running = Task { try await API.shared.get("slow") }
             for await _ in entered { break }
             // Replace the default while the request waits in the transport.
-            let second = StubTransport(json: "{}")
+            let second = ScriptedTransport(json: "{}")
             let new = API(
                 baseURL: URL(string: "https://other.example.com")!, headers: ["X-Version": "new"], transport: second)
             try await API.withShared(new) {

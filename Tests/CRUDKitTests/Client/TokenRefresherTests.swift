@@ -24,9 +24,9 @@ private actor Gate {
 
 @Suite struct TokenRefresherTests {
     /// A server that accepts only `Bearer fresh`, and holds its 401 answers until `expired` of them are due.
-    func server(holding expired: Int) -> StubTransport {
+    func server(holding expired: Int) -> ScriptedTransport {
         let gate = Gate(count: expired)
-        return StubTransport { request, _ in
+        return ScriptedTransport { request, _ in
             if request.headers["Authorization"] == "Bearer fresh" { return jsonResponse(#"{"ok": true}"#) }
             await gate.arrive()
             return jsonResponse(#"{"detail": "expired"}"#, status: 401)
@@ -97,7 +97,7 @@ private actor Gate {
             refreshes.withLock { $0 += 1 }
             return "still-wrong"
         }
-        let transport = StubTransport(status: 401, json: "{}")
+        let transport = ScriptedTransport(status: 401, json: "{}")
         let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
         #expect((await crudError { try await api.get("me") })?.status == 401)
         #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer a", "Bearer still-wrong"])
@@ -106,7 +106,7 @@ private actor Gate {
 
     @Test func anotherRequestsRefreshIsUsedWithoutRefreshingAgain() async throws {
         let auth = TokenRefresher(token: "stale", scheme: "Token") { _ in "fresh" }
-        let transport = StubTransport { request, _ in
+        let transport = ScriptedTransport { request, _ in
             request.headers["Authorization"] == "Token fresh"
                 ? jsonResponse("{}") : jsonResponse("{}", status: 401)
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct TransferTests {
     @Test func downloadsGoThroughThePipelineIntoAFile() async throws {
         let body = Data((0..<10_000).map { UInt8($0 % 251) })
-        let transport = StubTransport { request, index in
+        let transport = ScriptedTransport { request, index in
             #expect(request.headers["Authorization"] == "Bearer t")
             return index == 0 ? jsonResponse("{}", status: 503) : HTTPResponse(status: 200, body: body)
         }
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func requestsCarryTheirObserverAndDeadline() async throws {
-        let transport = StubTransport(json: #"{"ok": true}"#)
+        let transport = ScriptedTransport(json: #"{"ok": true}"#)
         let api = API(configuration: APIConfiguration(baseURL: testBase, transport: transport, deadline: 30))
         let seen = Locked<Int64?>(nil)
         var request = Request<Data>(.get, "status")

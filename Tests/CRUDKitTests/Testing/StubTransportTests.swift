@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite struct StubTransportTests {
-    let stubs = CRUDKitTesting.StubTransport()
+    let stubs = StubTransport()
 
     @Test func answersCannedResponsesByMethodAndPattern() async throws {
         stubs.on(.get, "people/:id", .json(["id": 12, "first_name": "Ada"]))
@@ -59,7 +59,7 @@ import Testing
         #expect(response.status == 404)
         #expect(response.json == ["detail": "StubTransport: no route for GET /v1/people?x=1"])
 
-        let strict = CRUDKitTesting.StubTransport(unmatched: .fail)
+        let strict = StubTransport(unmatched: .fail)
         do {
             _ = try await call(strict, .post, "/people")
             Issue.record("expected a failure")
@@ -98,7 +98,7 @@ import Testing
 
 @Suite struct RequestRecorderTests {
     @Test func recordsEverythingATestChecks() async throws {
-        let stubs = CRUDKitTesting.StubTransport()
+        let stubs = StubTransport()
         stubs.on(nil, "**", .status(200))
         var request = HTTPRequest(
             method: .patch, url: URL(string: backendBase + "/people/12/?fields=a&tag=x&tag=y%20z")!,

@@ -56,7 +56,7 @@ private struct Person: Codable, Sendable, Equatable {
 
     // README: "Stubs and the recorder"
     @Test func stubsAnswerAndTheRecorderRemembers() async throws {
-        let stubs = CRUDKitTesting.StubTransport()  // `StubTransport()` in README (Client tests have their own)
+        let stubs = StubTransport()
         stubs.on(.get, "people/:id", .json(["id": 12, "first_name": "Ada", "last_name": "Lovelace"]))
         stubs.on(.patch, "people/:id") { request in
             .json(["id": .string(request.parameters["id"] ?? ""), "age": request.json["age"]])
