@@ -1,0 +1,140 @@
+import Foundation
+
+/// Reads and writes ISO-8601 internet timestamps (RFC 3339) without a `DateFormatter`: fast, thread-safe and
+/// exact.
+///
+/// Reading accepts `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250Z` (any number of fraction digits) and
+/// offsets such as `+02:00`, `-0530` or `+02`. Writing always uses UTC: milliseconds are written when the date
+/// has a fractional second (`2024-05-01T12:30:00.250Z`) and left out otherwise (`2024-05-01T12:30:00Z`).
+enum ISO8601Timestamp {
+    /// The date a timestamp names, or `nil` when the text is not an ISO-8601 internet timestamp.
+    static func date(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for _ in 0..<digits {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+                index += 1
+            }
+            return value
+        }
+        func expect(_ allowed: UInt8...) -> Bool {
+            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
+            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
+            minute < 60, second < 60
+        else { return nil }
+        var fraction = 0.0
+        if expect(UInt8(ascii: ".")) {
+            var value = 0
+            var scale = 1
+            var digits = 0
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                if digits < 9 {
+                    value = value * 10 + Int(bytes[index] - 48)
+                    scale *= 10
+                }
+                digits += 1
+                index += 1
+            }
+            fraction = Double(value) / Double(scale)
+            guard digits > 0 else { return nil }
+        }
+        var offset = 0
+        if expect(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = number(2), hours < 24 else { return nil }
+            var minutes = 0
+            if index < bytes.count {
+                _ = expect(UInt8(ascii: ":"))
+                guard let value = number(2), value < 60 else { return nil }
+                minutes = value
+            }
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The timestamp for a date, in UTC, with milliseconds only when the date has a fractional second.
+    static func string(from date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var whole = interval.rounded(.down)
+        var milliseconds = Int(((interval - whole) * 1000).rounded())
+        if milliseconds == 1000 {
+            whole += 1
+            milliseconds = 0
+        }
+        let total = Int(whole)
+        var days = total / 86_400
+        var secondsOfDay = total % 86_400
+        if secondsOfDay < 0 {
+            secondsOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondsOfDay / 3600, 2) + ":" + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
+        if milliseconds != 0 { text += "." + pad(milliseconds, 3) }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01.
+    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

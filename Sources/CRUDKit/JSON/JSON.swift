@@ -1,0 +1,150 @@
+import Foundation
+
+/// A JSON document or any value inside one: null, a Boolean, a number, a string, an array or an object.
+///
+/// `JSON` is a plain value: it is `Sendable`, `Hashable` and `Codable`, and it is built from literals, parsed
+/// from bytes with ``init(data:options:)``, or made from any `Encodable` with ``init(encoding:coding:)``.
+/// Reading never crashes: a missing key or index reads as ``null``.
+///
+/// ```swift
+/// let json = try JSON(data: body)
+/// let name = json["results"][0]["first_name"].stringValue
+/// let ages = json[path: "results"].arrayValue.compactMap(\.int)
+/// ```
+///
+/// Numbers keep the exactness of integers that fit in `Int64` (see ``Number``); objects keep their key order
+/// (see ``Object``). Two values are equal when they describe the same document: `1` equals `1.0`, and objects
+/// are compared without regard to key order.
+public enum JSON: Sendable {
+    /// The `null` literal.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number: an exact `Int64` or a `Double`.
+    case number(Number)
+    /// A string.
+    case string(String)
+    /// An ordered list of values.
+    case array([JSON])
+    /// Members in the order they were parsed or added.
+    case object(Object)
+}
+
+// MARK: - Building from Swift values
+
+extension JSON {
+    /// A number holding an exact integer.
+    /// - Parameter value: The integer.
+    public init(_ value: Int) { self = .number(.int(Int64(value))) }
+
+    /// A number holding an exact 64-bit integer.
+    /// - Parameter value: The integer.
+    public init(_ value: Int64) { self = .number(.int(value)) }
+
+    /// A number holding a double; writing refuses it later if it is not finite.
+    /// - Parameter value: The double.
+    public init(_ value: Double) { self = .number(.double(value)) }
+
+    /// A string.
+    /// - Parameter value: The string.
+    public init(_ value: String) { self = .string(value) }
+
+    /// A Boolean.
+    /// - Parameter value: The Boolean.
+    public init(_ value: Bool) { self = .bool(value) }
+
+    /// An array.
+    /// - Parameter values: The elements.
+    public init(_ values: [JSON]) { self = .array(values) }
+
+    /// An object with the members of a dictionary, in the dictionary's (unspecified) order.
+    /// - Parameter members: The members.
+    public init(_ members: [String: JSON]) { self = .object(Object(members)) }
+
+    /// An object.
+    /// - Parameter object: The members.
+    public init(_ object: Object) { self = .object(object) }
+}
+
+// MARK: - Kinds
+
+extension JSON {
+    /// Whether this is ``null``. A missing key or index also reads as `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// A short description of what this value is, used in error messages: `null`, `a Boolean true`,
+    /// `a number 42`, `a string "forty"`, `an array of 3 elements`, `an object with 2 members`.
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return "a Boolean \(value)"
+        case .number(let number): return "a number \(number)"
+        case .string(let value):
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return "a string \(JSON.string(shown))"
+        case .array(let values): return "an array of \(values.count) element\(values.count == 1 ? "" : "s")"
+        case .object(let object): return "an object with \(object.count) member\(object.count == 1 ? "" : "s")"
+        }
+    }
+}
+
+// MARK: - Equality and hashing
+
+extension JSON: Hashable {
+    /// Whether two values describe the same document.
+    ///
+    /// Numbers compare by value (`1 == 1.0`), objects compare their members regardless of order, arrays
+    /// compare element by element.
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes the value consistently with ``==(_:_:)``.
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .bool(let value):
+            hasher.combine(1 as UInt8)
+            hasher.combine(value)
+        case .number(let number):
+            hasher.combine(2 as UInt8)
+            hasher.combine(number)
+        case .string(let value):
+            hasher.combine(3 as UInt8)
+            hasher.combine(value)
+        case .array(let values):
+            hasher.combine(4 as UInt8)
+            hasher.combine(values)
+        case .object(let object):
+            hasher.combine(5 as UInt8)
+            hasher.combine(object)
+        }
+    }
+}
+
+// MARK: - Description
+
+extension JSON: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The value as compact JSON text. Non-finite doubles, which writing refuses, print as `NaN`, `Infinity`
+    /// or `-Infinity`.
+    public var description: String {
+        var writer = JSONWriter(options: [], lenient: true)
+        try? writer.write(self)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
+    /// The value as compact JSON text, prefixed with `JSON`.
+    public var debugDescription: String { "JSON(\(description))" }
+}

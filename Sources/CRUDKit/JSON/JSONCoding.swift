@@ -1,0 +1,240 @@
+import Foundation
+
+/// The `Codable` settings an API uses to turn response bytes into models and models into request bodies.
+///
+/// The defaults suit most REST servers: Swift's `firstName` is `first_name` on the wire, and dates are ISO-8601
+/// timestamps, read with or without fractional seconds (`2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250123Z`)
+/// and written in UTC with milliseconds only when the date has a fractional second. ``plain`` switches both off
+/// (keys as declared, dates as `Date`'s own `Codable` form).
+///
+/// ```swift
+/// let coding = JSONCoding.default
+/// let people = try coding.decode([Person].self, from: body, at: "results")
+/// let body = try coding.encode(person)
+/// ```
+///
+/// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree (the
+/// ``Engine/native`` engine), which is faster than `JSONDecoder` and gives the same values and the same
+/// `DecodingError`s (case and coding path; a number out of range for its type names its coding path, which
+/// `JSONDecoder` on Linux leaves empty). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
+/// the same way (``makeJSONDecoder()``, ``makeJSONEncoder()``).
+public struct JSONCoding: Sendable {
+    /// How dates are read and written.
+    public enum DateCoding: Sendable, Hashable {
+        /// ISO-8601 timestamps: read with or without fractional seconds and with any offset; written in UTC
+        /// with milliseconds only when the date has a fractional second.
+        case iso8601
+        /// `Date`'s own `Codable` form (seconds since 2001-01-01 as a number).
+        case deferredToDate
+        /// Seconds since 1970-01-01 as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01 as a number.
+        case millisecondsSince1970
+    }
+
+    /// Which implementation turns bytes into models and back.
+    public enum Engine: Sendable, Hashable {
+        /// CRUDKit's parser, tree decoder and writer (the default: fastest, ordered output).
+        case native
+        /// Foundation's `JSONDecoder` and `JSONEncoder`.
+        case foundation
+    }
+
+    /// Whether `camelCase` property names are `snake_case` keys on the wire (default `true`).
+    public var convertsSnakeCase: Bool
+    /// How dates are read and written (default ``DateCoding/iso8601``).
+    public var dates: DateCoding
+    /// The nesting limit and other parsing options.
+    public var parsing: JSON.ParsingOptions
+    /// How encoded bodies are laid out (default compact).
+    public var writing: JSON.WritingOptions
+    /// Which implementation to use (default ``Engine/native``).
+    public var engine: Engine
+
+    /// Settings; the defaults convert snake_case keys and use ISO-8601 dates.
+    /// - Parameters:
+    ///   - convertsSnakeCase: Whether `camelCase` properties are `snake_case` keys.
+    ///   - dates: How dates are read and written.
+    ///   - parsing: Parsing options.
+    ///   - writing: Layout of encoded bodies.
+    ///   - engine: Which implementation to use.
+    public init(
+        convertsSnakeCase: Bool = true,
+        dates: DateCoding = .iso8601,
+        parsing: JSON.ParsingOptions = .default,
+        writing: JSON.WritingOptions = [],
+        engine: Engine = .native
+    ) {
+        self.convertsSnakeCase = convertsSnakeCase
+        self.dates = dates
+        self.parsing = parsing
+        self.writing = writing
+        self.engine = engine
+    }
+
+    /// snake_case keys and ISO-8601 dates.
+    public static let `default` = JSONCoding()
+
+    /// Keys as declared and dates in `Date`'s own `Codable` form: what a bare `JSONDecoder` does.
+    public static let plain = JSONCoding(convertsSnakeCase: false, dates: .deferredToDate)
+
+    // MARK: - Decoding
+
+    /// Decodes a model from response bytes, optionally from under an envelope key.
+    /// - Parameters:
+    ///   - type: The model type (a single model or an array).
+    ///   - data: The UTF-8 JSON bytes.
+    ///   - path: Where the model sits: `""` for the document, `"person"`, `"results"`, `"data.people"`.
+    /// - Returns: The model.
+    /// - Throws: ``JSONError`` when the bytes are not JSON, ``JSONMappingError`` when the envelope key is
+    ///   missing, `DecodingError` (with the coding path from the document root) when the model does not match.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data, at path: String = "") throws -> T {
+        if engine == .foundation, path.isEmpty {
+            return try makeJSONDecoder().decode(T.self, from: data)
+        }
+        return try decode(T.self, from: JSON(data: data, options: parsing), at: path)
+    }
+
+    /// Decodes a model from a parsed value, optionally from under an envelope key.
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - json: The parsed document.
+    ///   - path: Where the model sits: `""` for the document, `"person"`, `"results"`, `"data.people"`.
+    /// - Returns: The model.
+    /// - Throws: ``JSONMappingError`` when the envelope key is missing, `DecodingError` when the model does not
+    ///   match.
+    public func decode<T: Decodable>(_ type: T.Type, from json: JSON, at path: String = "") throws -> T {
+        let components = JSONPathComponent.parse(path)
+        let value = try json.unwrap(components)
+        switch engine {
+        case .native:
+            return try JSONTreeDecoder(value: value, coding: self, path: .init(components)).decodeRoot(T.self)
+        case .foundation:
+            do {
+                return try makeJSONDecoder().decode(T.self, from: value.data())
+            } catch let error as DecodingError {
+                throw error.prefixed(with: CodingPathNode(components).keys)
+            }
+        }
+    }
+
+    // MARK: - Encoding
+
+    /// Encodes a model as a request body.
+    /// - Parameter value: The model.
+    /// - Returns: UTF-8 JSON bytes.
+    /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        switch engine {
+        case .native: return try encodeJSON(value).data(options: writing)
+        case .foundation: return try makeJSONEncoder().encode(value)
+        }
+    }
+
+    /// Encodes a model as a ``JSON`` value (in the order the model encodes its keys).
+    /// - Parameter value: The model.
+    /// - Returns: The value.
+    /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
+    public func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
+        switch engine {
+        case .native: return try JSONTreeEncoder.encodeRoot(value, coding: self)
+        case .foundation: return try JSON(data: makeJSONEncoder().encode(value))
+        }
+    }
+
+    // MARK: - Foundation equivalents
+
+    /// A `JSONDecoder` with these settings (the ``Engine/foundation`` engine).
+    /// - Returns: A new decoder.
+    public func makeJSONDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        if convertsSnakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        switch dates {
+        case .iso8601:
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let container = try decoder.singleValueContainer()
+                let text = try container.decode(String.self)
+                guard let date = ISO8601Timestamp.date(from: text) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: JSONTreeDecoder.invalidDateDescription)
+                }
+                return date
+            }
+        case .deferredToDate: decoder.dateDecodingStrategy = .deferredToDate
+        case .secondsSince1970: decoder.dateDecodingStrategy = .secondsSince1970
+        case .millisecondsSince1970: decoder.dateDecodingStrategy = .millisecondsSince1970
+        }
+        return decoder
+    }
+
+    /// A `JSONEncoder` with these settings (the ``Engine/foundation`` engine).
+    /// - Returns: A new encoder.
+    public func makeJSONEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        if convertsSnakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
+        var formatting: JSONEncoder.OutputFormatting = [.withoutEscapingSlashes]
+        if writing.contains(.prettyPrinted) { formatting.insert(.prettyPrinted) }
+        if writing.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
+        encoder.outputFormatting = formatting
+        switch dates {
+        case .iso8601:
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(ISO8601Timestamp.string(from: date))
+            }
+        case .deferredToDate: encoder.dateEncodingStrategy = .deferredToDate
+        case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
+        case .millisecondsSince1970: encoder.dateEncodingStrategy = .millisecondsSince1970
+        }
+        return encoder
+    }
+}
+
+extension JSON {
+    /// A value encoded from any `Encodable`, keys converted as `coding` says.
+    ///
+    /// ```swift
+    /// let json = try JSON(encoding: person)   // {"id": 1, "first_name": "Ada", …}
+    /// ```
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - coding: Key and date settings (``JSONCoding/default`` unless given).
+    /// - Throws: `EncodingError` when a value cannot be encoded.
+    public init<T: Encodable>(encoding value: T, coding: JSONCoding = .default) throws {
+        self = try coding.encodeJSON(value)
+    }
+
+    /// Decodes a model from this value, keys converted as `coding` says.
+    ///
+    /// ```swift
+    /// let person = try json.decode(Person.self)
+    /// ```
+    /// - Parameters:
+    ///   - type: The model type.
+    ///   - path: Where the model sits (`""` for this value itself).
+    ///   - coding: Key and date settings (``JSONCoding/default`` unless given).
+    /// - Returns: The model.
+    /// - Throws: ``JSONMappingError`` when the path is missing, `DecodingError` when the model does not match.
+    public func decode<T: Decodable>(_ type: T.Type, at path: String = "", coding: JSONCoding = .default) throws -> T {
+        try coding.decode(T.self, from: self, at: path)
+    }
+}
+
+extension DecodingError {
+    /// The same error with `prefix` in front of its coding path (for values decoded from under an envelope).
+    func prefixed(with prefix: [any CodingKey]) -> DecodingError {
+        guard !prefix.isEmpty else { return self }
+        func context(_ old: Context) -> Context {
+            Context(
+                codingPath: prefix + old.codingPath, debugDescription: old.debugDescription,
+                underlyingError: old.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let old): return .typeMismatch(type, context(old))
+        case .valueNotFound(let type, let old): return .valueNotFound(type, context(old))
+        case .keyNotFound(let key, let old): return .keyNotFound(key, context(old))
+        case .dataCorrupted(let old): return .dataCorrupted(context(old))
+        @unknown default: return self
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// A `Decoder` that reads models straight from a parsed ``JSON`` tree: no second pass over bytes.
+///
+/// It follows `JSONDecoder`'s rules (the same key conversion, the same special cases for `Date`, `Data`, `URL`,
+/// `Decimal` and string-keyed dictionaries, the same `DecodingError` cases and coding paths), so
+/// ``JSONCoding`` can use either engine with the same results. One decoder serves a whole document: nested
+/// values swap ``value`` and the path in and out instead of allocating a decoder each.
+final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
+    /// The value being decoded now.
+    private(set) var value: JSON
+    /// Where ``value`` sits in the document.
+    private(set) var path: CodingPathNode
+    let convertsSnakeCase: Bool
+    let dates: JSONCoding.DateCoding
+    private var convertedKeys: [String: String] = [:]
+
+    static let invalidDateDescription = "Expected date string to be ISO8601-formatted."
+
+    init(value: JSON, coding: JSONCoding, path: CodingPathNode = .root) {
+        self.value = value
+        self.path = path
+        convertsSnakeCase = coding.convertsSnakeCase
+        dates = coding.dates
+    }
+
+    private init(value: JSON, path: CodingPathNode, parent: JSONTreeDecoder) {
+        self.value = value
+        self.path = path
+        convertsSnakeCase = parent.convertsSnakeCase
+        dates = parent.dates
+    }
+
+    var codingPath: [any CodingKey] { path.keys }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        try unbox(value, as: T.self, at: path)
+    }
+
+    /// A separate decoder for `superDecoder()`.
+    func child(value: JSON, path: CodingPathNode) -> JSONTreeDecoder {
+        JSONTreeDecoder(value: value, path: path, parent: self)
+    }
+
+    /// The camelCase form of a snake_case key, cached for the document.
+    func convert(_ key: String) -> String {
+        if let known = convertedKeys[key] { return known }
+        let converted = JSONKeyConversion.camelCase(fromSnakeCase: key)
+        convertedKeys[key] = converted
+        return converted
+    }
+
+    // MARK: - Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let object) = value else {
+            throw Self.mismatch([String: Any].self, value, at: path)
+        }
+        return KeyedDecodingContainer(JSONTreeKeyedContainer<Key>(decoder: self, object: object, path: path))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let values) = value else { throw Self.mismatch([Any].self, value, at: path) }
+        return JSONTreeUnkeyedContainer(decoder: self, values: values, path: path)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: - Single value
+
+    func decodeNil() -> Bool { value.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(value, at: path) }
+    func decode(_ type: String.Type) throws -> String { try unboxString(value, at: path) }
+    func decode(_ type: Double.Type) throws -> Double { try unboxDouble(value, at: path) }
+    func decode(_ type: Float.Type) throws -> Float { try unboxFloat(value, at: path) }
+    func decode(_ type: Int.Type) throws -> Int { try unboxInteger(value, as: Int.self, at: path) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(value, as: Int8.self, at: path) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(value, as: Int16.self, at: path) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(value, as: Int32.self, at: path) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(value, as: Int64.self, at: path) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(value, as: UInt.self, at: path) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(value, as: UInt8.self, at: path) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(value, as: UInt16.self, at: path) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(value, as: UInt32.self, at: path) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(value, as: UInt64.self, at: path) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try unbox(value, as: T.self, at: path) }
+
+    // MARK: - Unboxing
+
+    /// Decodes any `Decodable` from `value`, which sits at `path`.
+    func unbox<T: Decodable>(_ value: JSON, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        if T.self == JSON.self, let value = value as? T { return value }
+        if T.self == Date.self, let date = try unboxDate(value, at: path()) as? T { return date }
+        if T.self == URL.self, let url = try unboxURL(value, at: path()) as? T { return url }
+        if T.self == Data.self, let data = try unboxData(value, at: path()) as? T { return data }
+        if T.self == Decimal.self, let decimal = try unboxDecimal(value, at: path()) as? T { return decimal }
+        if let dictionary = T.self as? any JSONStringKeyedDictionaryDecodable.Type,
+            let decoded = try dictionary.decodeWithoutKeyConversion(value, decoder: self, path: path()) as? T
+        {
+            return decoded
+        }
+        let (savedValue, savedPath) = (self.value, self.path)
+        self.value = value
+        self.path = path()
+        defer { (self.value, self.path) = (savedValue, savedPath) }
+        return try T(from: self)
+    }
+
+    func unboxBool(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        if case .bool(let flag) = value { return flag }
+        throw Self.mismatch(Bool.self, value, at: path())
+    }
+
+    func unboxString(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> String {
+        if case .string(let text) = value { return text }
+        throw Self.mismatch(String.self, value, at: path())
+    }
+
+    func unboxDouble(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+        if case .number(let number) = value { return number.doubleValue }
+        throw Self.mismatch(Double.self, value, at: path())
+    }
+
+    func unboxFloat(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Float {
+        let double = try unboxDouble(value, at: path())
+        guard double.magnitude <= Double(Float.greatestFiniteMagnitude) else {
+            throw Self.corrupted("Parsed JSON number <\(double)> does not fit in Float.", at: path())
+        }
+        return Float(double)
+    }
+
+    func unboxInteger<I: FixedWidthInteger>(
+        _ value: JSON,
+        as type: I.Type,
+        at path: @autoclosure () -> CodingPathNode
+    ) throws -> I {
+        switch value {
+        case .number(.int(let integer)):
+            if let exact = I(exactly: integer) { return exact }
+        case .number(.double(let double)):
+            if let exact = I(exactly: double) { return exact }
+        default:
+            throw Self.mismatch(I.self, value, at: path())
+        }
+        throw Self.corrupted("Parsed JSON number <\(value)> does not fit in \(I.self).", at: path())
+    }
+
+    private func unboxDate(_ value: JSON, at path: CodingPathNode) throws -> Date {
+        switch dates {
+        case .iso8601:
+            let text = try unboxString(value, at: path)
+            guard let date = ISO8601Timestamp.date(from: text) else {
+                throw Self.corrupted(Self.invalidDateDescription, at: path)
+            }
+            return date
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try unboxDouble(value, at: path))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try unboxDouble(value, at: path) / 1000)
+        case .deferredToDate:
+            return Date(timeIntervalSinceReferenceDate: try unboxDouble(value, at: path))
+        }
+    }
+
+    private func unboxURL(_ value: JSON, at path: CodingPathNode) throws -> URL {
+        guard let url = URL(string: try unboxString(value, at: path)) else {
+            throw Self.corrupted("Invalid URL string.", at: path)
+        }
+        return url
+    }
+
+    private func unboxData(_ value: JSON, at path: CodingPathNode) throws -> Data {
+        guard let data = Data(base64Encoded: try unboxString(value, at: path)) else {
+            throw Self.corrupted("Encountered Data is not valid Base64.", at: path)
+        }
+        return data
+    }
+
+    private func unboxDecimal(_ value: JSON, at path: CodingPathNode) throws -> Decimal {
+        guard case .number(let number) = value else { throw Self.mismatch(Decimal.self, value, at: path) }
+        switch number {
+        case .int(let integer): return Decimal(integer)
+        case .double(let double):
+            guard let decimal = Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) else {
+                throw Self.corrupted("Parsed JSON number <\(double)> does not fit in Decimal.", at: path)
+            }
+            return decimal
+        }
+    }
+
+    // MARK: - Errors
+
+    static func mismatch(_ type: Any.Type, _ value: JSON, at path: CodingPathNode) -> DecodingError {
+        if value.isNull {
+            return DecodingError.valueNotFound(
+                type,
+                .init(
+                    codingPath: path.keys,
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead")
+            )
+        }
+        let found: String
+        switch value {
+        case .null: found = "null"
+        case .bool: found = "bool"
+        case .number: found = "number"
+        case .string: found = "a string"
+        case .array: found = "an array"
+        case .object: found = "a dictionary"
+        }
+        return DecodingError.typeMismatch(
+            type,
+            .init(codingPath: path.keys, debugDescription: "Expected to decode \(type) but found \(found) instead.")
+        )
+    }
+
+    static func corrupted(_ description: String, at path: CodingPathNode) -> DecodingError {
+        DecodingError.dataCorrupted(.init(codingPath: path.keys, debugDescription: description))
+    }
+}
+
+/// `[String: Value]` dictionaries are decoded without key conversion, as `JSONDecoder` does.
+protocol JSONStringKeyedDictionaryDecodable {
+    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
+}
+
+extension Dictionary: JSONStringKeyedDictionaryDecodable where Key == String, Value: Decodable {
+    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
+    {
+        guard case .object(let object) = value else { throw JSONTreeDecoder.mismatch(Self.self, value, at: path) }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(object.count)
+        for (key, member) in object {
+            result[key] = try decoder.unbox(member, as: Value.self, at: path.appending(JSONCodingKey(stringValue: key)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// An `Encoder` that builds a ``JSON`` tree directly, keeping the order in which a model encodes its keys.
+///
+/// It follows `JSONEncoder`'s rules: the same key conversion, the same special cases for `Date`, `Data`, `URL`,
+/// `Decimal` and string-keyed dictionaries (whose keys are not converted; they are written in ascending key
+/// order), `{}` for a value that encodes nothing, and an `EncodingError.invalidValue` for a non-finite number.
+final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
+    /// What this encoder holds: nothing yet, a finished value, or a container being filled.
+    enum Slot {
+        case value(JSON)
+        case object(ObjectBuilder)
+        case array(ArrayBuilder)
+        case encoder(JSONTreeEncoder)
+
+        var resolved: JSON {
+            switch self {
+            case .value(let value): return value
+            case .object(let builder):
+                return .object(
+                    JSON.Object(entriesKeepingLast: builder.members.map { .init(key: $0.key, value: $0.slot.resolved) })
+                )
+            case .array(let builder): return .array(builder.items.map(\.resolved))
+            case .encoder(let encoder): return encoder.result
+            }
+        }
+    }
+
+    /// An object being filled (a reference, so nested containers can add to it later).
+    final class ObjectBuilder {
+        /// A member being filled.
+        struct Field {
+            var key: String
+            var slot: Slot
+        }
+
+        var members: [Field] = []
+    }
+
+    /// An array being filled.
+    final class ArrayBuilder {
+        var items: [Slot] = []
+    }
+
+    private var slot: Slot?
+    private(set) var path: CodingPathNode
+    let convertsSnakeCase: Bool
+    let dates: JSONCoding.DateCoding
+    private let keyCache: KeyCache
+
+    /// Converted keys shared by every encoder of one document.
+    final class KeyCache {
+        var converted: [String: String] = [:]
+    }
+
+    private init(path: CodingPathNode, convertsSnakeCase: Bool, dates: JSONCoding.DateCoding, keyCache: KeyCache) {
+        self.path = path
+        self.convertsSnakeCase = convertsSnakeCase
+        self.dates = dates
+        self.keyCache = keyCache
+    }
+
+    static func encodeRoot<T: Encodable>(_ value: T, coding: JSONCoding) throws -> JSON {
+        let encoder = JSONTreeEncoder(
+            path: .root, convertsSnakeCase: coding.convertsSnakeCase, dates: coding.dates, keyCache: KeyCache())
+        return try encoder.box(value, at: .root)
+    }
+
+    func child(at path: CodingPathNode) -> JSONTreeEncoder {
+        JSONTreeEncoder(path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, keyCache: keyCache)
+    }
+
+    var codingPath: [any CodingKey] { path.keys }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// What was encoded; `{}` when nothing was, as `JSONEncoder` does.
+    var result: JSON { slot?.resolved ?? .object(JSON.Object()) }
+
+    /// Stores a finished value (used by ``JSON``'s own `encode(to:)`).
+    func storeValue(_ value: JSON) { slot = .value(value) }
+
+    /// The snake_case form of a key, cached for the document.
+    func convert(_ key: String) -> String {
+        guard convertsSnakeCase else { return key }
+        if let known = keyCache.converted[key] { return known }
+        let converted = JSONKeyConversion.snakeCase(fromCamelCase: key)
+        keyCache.converted[key] = converted
+        return converted
+    }
+
+    // MARK: - Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let builder: ObjectBuilder
+        if case .object(let existing)? = slot {
+            builder = existing
+        } else {
+            builder = ObjectBuilder()
+            slot = .object(builder)
+        }
+        return KeyedEncodingContainer(JSONTreeKeyedEncodingContainer<Key>(encoder: self, builder: builder, path: path))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let builder: ArrayBuilder
+        if case .array(let existing)? = slot {
+            builder = existing
+        } else {
+            builder = ArrayBuilder()
+            slot = .array(builder)
+        }
+        return JSONTreeUnkeyedEncodingContainer(encoder: self, builder: builder, path: path)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    // MARK: - Single value
+
+    func encodeNil() throws { slot = .value(.null) }
+    func encode(_ value: Bool) throws { slot = .value(.bool(value)) }
+    func encode(_ value: String) throws { slot = .value(.string(value)) }
+    func encode(_ value: Double) throws { slot = .value(try boxDouble(value, at: path)) }
+    func encode(_ value: Float) throws { slot = .value(try boxFloat(value, at: path)) }
+    func encode(_ value: Int) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: Int8) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: Int16) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: Int32) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: Int64) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: UInt) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: UInt8) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: UInt16) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: UInt32) throws { slot = .value(boxInteger(value)) }
+    func encode(_ value: UInt64) throws { slot = .value(boxInteger(value)) }
+    func encode<T: Encodable>(_ value: T) throws { slot = .value(try box(value, at: path)) }
+
+    // MARK: - Boxing
+
+    /// Encodes any `Encodable` into a finished value.
+    func box<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+        if T.self == JSON.self, let json = value as? JSON { return json }
+        if T.self == Date.self, let date = value as? Date { return try boxDate(date, at: path()) }
+        if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
+        if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
+        if T.self == Decimal.self, let decimal = value as? Decimal { return boxDecimal(decimal) }
+        if T.self is any JSONStringKeyedDictionaryEncodable.Type,
+            let dictionary = value as? any JSONStringKeyedDictionaryEncodable
+        {
+            return try dictionary.encodeWithoutKeyConversion(encoder: self, path: path())
+        }
+        let encoder = child(at: path())
+        try value.encode(to: encoder)
+        return encoder.result
+    }
+
+    func boxInteger<I: BinaryInteger>(_ value: I) -> JSON {
+        if let exact = Int64(exactly: value) { return .number(.int(exact)) }
+        return .number(.double(Double(value)))
+    }
+
+    func boxDouble(_ value: Double, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value,
+                .init(codingPath: path().keys, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
+        }
+        return .number(.double(value))
+    }
+
+    func boxFloat(_ value: Float, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value,
+                .init(codingPath: path().keys, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
+        }
+        // Through the shortest text of the Float, so 0.1 stays 0.1 (as JSONEncoder writes it).
+        return .number(.double(Double(value.description) ?? Double(value)))
+    }
+
+    private func boxDate(_ date: Date, at path: CodingPathNode) throws -> JSON {
+        switch dates {
+        case .iso8601: return .string(ISO8601Timestamp.string(from: date))
+        case .secondsSince1970: return try boxDouble(date.timeIntervalSince1970, at: path)
+        case .millisecondsSince1970: return try boxDouble(date.timeIntervalSince1970 * 1000, at: path)
+        case .deferredToDate: return try boxDouble(date.timeIntervalSinceReferenceDate, at: path)
+        }
+    }
+
+    private func boxDecimal(_ decimal: Decimal) -> JSON {
+        let text = decimal.description
+        if let integer = Int64(text) { return .number(.int(integer)) }
+        return .number(.double(Double(text) ?? NSDecimalNumber(decimal: decimal).doubleValue))
+    }
+}
+
+/// `[String: Value]` dictionaries are encoded without key conversion, as `JSONEncoder` does.
+protocol JSONStringKeyedDictionaryEncodable {
+    func encodeWithoutKeyConversion(encoder: JSONTreeEncoder, path: CodingPathNode) throws -> JSON
+}
+
+extension Dictionary: JSONStringKeyedDictionaryEncodable where Key == String, Value: Encodable {
+    func encodeWithoutKeyConversion(encoder: JSONTreeEncoder, path: CodingPathNode) throws -> JSON {
+        var members: [JSON.Object.Entry] = []
+        members.reserveCapacity(count)
+        for (key, value) in sorted(by: { $0.key < $1.key }) {
+            let boxed = try encoder.box(value, at: path.appending(JSONCodingKey(stringValue: key)))
+            members.append(JSON.Object.Entry(key: key, value: boxed))
+        }
+        return .object(JSON.Object(uniqueEntries: members))
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The byte-level JSON writer behind ``JSON/data(options:)``: appends UTF-8 to one growing buffer, copying runs
+/// of string bytes that need no escaping in one go.
+struct JSONWriter {
+    private(set) var output: [UInt8] = []
+    private let pretty: Bool
+    private let sorted: Bool
+    /// Write non-finite doubles as `NaN`/`Infinity` instead of failing (for `description` only).
+    private let lenient: Bool
+
+    init(options: JSON.WritingOptions, lenient: Bool = false, capacity: Int = 64) {
+        pretty = options.contains(.prettyPrinted)
+        sorted = options.contains(.sortedKeys)
+        self.lenient = lenient
+        output.reserveCapacity(capacity)
+    }
+
+    mutating func write(_ value: JSON) throws(JSONError) {
+        try write(value, indent: 0)
+    }
+
+    private mutating func write(_ value: JSON, indent: Int) throws(JSONError) {
+        switch value {
+        case .null: appendASCII("null")
+        case .bool(let flag): flag ? appendASCII("true") : appendASCII("false")
+        case .number(.int(let integer)): writeInteger(integer)
+        case .number(.double(let double)):
+            if double.isFinite {
+                output.append(contentsOf: double.description.utf8)
+            } else if lenient {
+                output.append(contentsOf: JSON.Number.double(double).description.utf8)
+            } else {
+                throw JSONError.writing(.nonFiniteNumber(path: ""))
+            }
+        case .string(let string): writeString(string)
+        case .array(let values): try writeArray(values, indent: indent)
+        case .object(let object): try writeObject(object, indent: indent)
+        }
+    }
+
+    private mutating func writeArray(_ values: [JSON], indent: Int) throws(JSONError) {
+        guard !values.isEmpty else { return appendASCII("[]") }
+        output.append(UInt8(ascii: "["))
+        for (position, element) in values.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { newline(indent + 1) }
+            do {
+                try write(element, indent: indent + 1)
+            } catch {
+                throw Self.prefix(error, with: "[\(position)]")
+            }
+        }
+        if pretty { newline(indent) }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func writeObject(_ object: JSON.Object, indent: Int) throws(JSONError) {
+        guard !object.isEmpty else { return appendASCII("{}") }
+        var members = object.entries
+        if sorted { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
+        output.append(UInt8(ascii: "{"))
+        for (position, member) in members.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { newline(indent + 1) }
+            writeString(member.key)
+            output.append(UInt8(ascii: ":"))
+            if pretty { output.append(UInt8(ascii: " ")) }
+            do {
+                try write(member.value, indent: indent + 1)
+            } catch {
+                throw Self.prefix(error, with: member.key)
+            }
+        }
+        if pretty { newline(indent) }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Puts one step in front of the key path of a write error, so the error names `results[3].score`.
+    private static func prefix(_ error: JSONError, with step: String) -> JSONError {
+        guard case .nonFiniteNumber(let path) = error.reason else { return error }
+        let joined = path.isEmpty || path.hasPrefix("[") ? step + path : step + "." + path
+        return JSONError.writing(.nonFiniteNumber(path: joined))
+    }
+
+    @inline(__always)
+    private mutating func appendASCII(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func newline(_ indent: Int) {
+        output.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent * 2 { output.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func writeInteger(_ value: Int64) {
+        if value >= 0, value < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
+        }
+    }
+
+    private mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        var text = string
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != 0xE2 {
+                    index += 1
+                    continue
+                }
+                if byte == 0xE2 {
+                    // U+2028 and U+2029 are valid JSON but break JavaScript string literals: escape them.
+                    guard index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] & 0xFE == 0xA8 else {
+                        index += 1
+                        continue
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    bytes[index + 2] == 0xA8 ? appendASCII("\\u2028") : appendASCII("\\u2029")
+                    index += 3
+                    runStart = index
+                    continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                switch byte {
+                case UInt8(ascii: "\""): appendASCII("\\\"")
+                case UInt8(ascii: "\\"): appendASCII("\\\\")
+                case 0x08: appendASCII("\\b")
+                case 0x0C: appendASCII("\\f")
+                case 0x0A: appendASCII("\\n")
+                case 0x0D: appendASCII("\\r")
+                case 0x09: appendASCII("\\t")
+                default:
+                    appendASCII("\\u00")
+                    output.append(hexDigit(byte >> 4))
+                    output.append(hexDigit(byte & 0x0F))
+                }
+                index += 1
+                runStart = index
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
