@@ -34,6 +34,8 @@ export LSAN_OPTIONS="suppressions=$root/.ci/lsan.supp:print_suppressions=0"
 skip="${SANITIZER_SKIP-LargeTransferTests}"
 skip_arguments=()
 [ -n "$skip" ] && skip_arguments=(--skip "$skip")
+# SANITIZER_FILTER (a `swift test --filter` expression) runs only some tests, for local iteration.
+[ -n "${SANITIZER_FILTER:-}" ] && skip_arguments+=(--filter "$SANITIZER_FILTER")
 
 failed=0
 for sanitizer in "${sanitizers[@]}"; do
