@@ -36,6 +36,20 @@ if [ ${#targets[@]} -eq 0 ]; then
     [ -x .ci/fuzz-json.sh ] && targets+=(json)
 fi
 
+# The runs, coverage, features and corpus size libFuzzer reported last in a log.
+figures() {
+    local log="$1" runs last
+    [ -f "$log" ] || {
+        echo "runs=? cov=? ft=? corpus=?"
+        return
+    }
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+    echo "runs=${runs:-?} cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')" \
+        "ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')" \
+        "corpus=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')"
+}
+
 summaries=()
 failed=0
 for target in "${targets[@]}"; do
@@ -43,7 +57,8 @@ for target in "${targets[@]}"; do
     if [ "$target" = json ]; then
         status=0
         FUZZ_SECONDS="$seconds" .ci/fuzz-json.sh || status=$?
-        summaries+=("FUZZ json: status=$([ $status -eq 0 ] && echo ok || echo FAILED) seconds=$(($(date +%s) - started)) (details above, from .ci/fuzz-json.sh)")
+        verdict=$([ $status -eq 0 ] && echo ok || echo FAILED)
+        summaries+=("FUZZ json: status=$verdict $(figures Fuzz/.work/json/fuzz.log) total_s=$(($(date +%s) - started)) (via .ci/fuzz-json.sh)")
         [ $status -eq 0 ] || failed=1
         continue
     fi
@@ -73,11 +88,6 @@ for target in "${targets[@]}"; do
         -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
         > "$work/fuzz.log" 2>&1 || status=$?
     finished=$(date +%s)
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log")
-    last=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1 || true)
-    cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
-    ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
-    corpus=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\).*/\1/p')
     verdict=ok
     if [ "$status" -ne 0 ]; then
         verdict=FAILED
@@ -87,7 +97,7 @@ for target in "${targets[@]}"; do
         tail -n 40 "$work/fuzz.log" >&2
         ls -l "$work/artifacts" >&2 || true
     fi
-    summaries+=("FUZZ $target: status=$verdict runs=${runs:-0} cov=${cov:-?} ft=${ft:-?} corpus=${corpus:-?} build_s=$((built - started)) fuzz_s=$((finished - built))")
+    summaries+=("FUZZ $target: status=$verdict $(figures "$work/fuzz.log") build_s=$((built - started)) fuzz_s=$((finished - built))")
 done
 
 printf '%s\n' "${summaries[@]}"
