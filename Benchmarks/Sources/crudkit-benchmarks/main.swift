@@ -5,6 +5,7 @@ let suites: [(name: String, run: (BenchmarkOptions) async throws -> Bool)] = [
     ("future", runFutureBenchmarks),
     ("json", runJSONBenchmarks),
     ("http", runHTTPBenchmarks),
+    ("client", runClientPipelineBenchmark),
     ("crud", runCRUDBenchmarks),
 ]
 

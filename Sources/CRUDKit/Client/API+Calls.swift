@@ -1,0 +1,206 @@
+import Foundation
+
+// The calls for endpoints that are not models: one pair per method, each answering either the whole
+// `HTTPResponse` or a decoded value. Both go through `send(_:)`, so interceptors, retries and logging apply.
+
+extension API {
+    /// Reads `endpoint` with `GET` and answers the whole response.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    /// - Returns: The response, whose status is a success.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func get(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        try await send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
+    }
+
+    /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded answer.
+    /// - Throws: ``CRUDError``.
+    public func get<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.get, endpoint, query: query, headers: headers))
+    }
+
+    /// Creates or runs an action at `endpoint` with `POST` and answers the whole response.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    /// - Returns: The response, whose status is a success.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func post(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        try await send(Request<HTTPResponse>(.post, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Creates or runs an action at `endpoint` with `POST` and decodes the answer as `Value` with the API's decoder.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded answer.
+    /// - Throws: ``CRUDError``.
+    public func post<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.post, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Replaces `endpoint` with `PUT` and answers the whole response.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    /// - Returns: The response, whose status is a success.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func put(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        try await send(Request<HTTPResponse>(.put, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Replaces `endpoint` with `PUT` and decodes the answer as `Value` with the API's decoder.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded answer.
+    /// - Throws: ``CRUDError``.
+    public func put<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.put, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Changes part of `endpoint` with `PATCH` and answers the whole response.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    /// - Returns: The response, whose status is a success.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func patch(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        try await send(Request<HTTPResponse>(.patch, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Changes part of `endpoint` with `PATCH` and decodes the answer as `Value` with the API's decoder.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - body: The body (`.json(value)`, `.form(fields)`, `.data(bytes)`).
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded answer.
+    /// - Throws: ``CRUDError``.
+    public func patch<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.patch, endpoint, query: query, body: body, headers: headers))
+    }
+
+    /// Deletes `endpoint` with `DELETE` and answers the whole response.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    /// - Returns: The response, whose status is a success.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func delete(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
+    }
+
+    /// Deletes `endpoint` with `DELETE` and decodes the answer as `Value` with the API's decoder.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded answer.
+    /// - Throws: ``CRUDError``.
+    public func delete<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.delete, endpoint, query: query, headers: headers))
+    }
+
+    /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same interceptors
+    /// and retries; a partly written file is removed on failure and cancellation.
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL, an ``Endpoint``, or an absolute `URL`.
+    ///   - destination: The file to write.
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - progress: Told the bytes received so far and the bytes expected.
+    /// - Returns: The response, whose body is empty: it went to the file.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func download(
+        _ endpoint: some EndpointConvertible,
+        to destination: URL,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> HTTPResponse {
+        var request = Request<HTTPResponse>(.get, endpoint, query: query, headers: headers)
+        request.observer = TransferObserver(download: progress)
+        return try await download(request, to: destination)
+    }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+
+/// A server and how to talk to it: base URL, default headers and query, JSON coders, transport, interceptors,
+/// retry policy and logging.
+///
+/// `API` is an immutable, `Sendable` reference: every request keeps the `API` it started with, so replacing the
+/// shared default (``configure(baseURL:headers:query:transport:interceptors:retryPolicy:logHandler:)``) while
+/// requests run is safe. It is a class rather than a struct because a request pipeline passes it around on every
+/// step and keeps it for the request's lifetime: one reference, never a copy of a dozen fields. Read settings
+/// directly (`api.baseURL`, `api.headers`); change them with ``with(_:)``, which returns a new `API`.
+///
+/// ```swift
+/// let api = API(baseURL: URL(string: "https://api.example.com/v1")!, headers: ["Accept-Language": "en"])
+/// let me: Person = try await api.get("me")
+/// let staging = api.with { $0.baseURL = URL(string: "https://staging.example.com/v1")! }
+/// ```
+@dynamicMemberLookup
+public final class API: Sendable {
+    /// Every setting of this API.
+    public let configuration: APIConfiguration
+    /// Builds this API's URLs (base URL and trailing-slash rule applied).
+    public let paths: PathBuilder
+
+    /// Creates an API from a configuration.
+    public init(configuration: APIConfiguration) {
+        self.configuration = configuration
+        self.paths = PathBuilder(
+            baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash,
+            queryStyle: configuration.queryStyle)
+    }
+
+    /// Creates an API.
+    /// - Parameters:
+    ///   - baseURL: The URL paths are relative to; `nil` allows only absolute URLs.
+    ///   - headers: Headers sent with every request.
+    ///   - query: Query parameters sent with every request, in the order of their names.
+    ///   - transport: What sends the requests.
+    ///   - interceptors: What every request goes through, in order.
+    ///   - retryPolicy: When failed requests are sent again.
+    ///   - trailingSlash: Whether URLs built from paths end with `/`.
+    ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
+    ///   - logHandler: Receives an event per request, response, failure and retry.
+    ///   - timeout: How long a request may wait for the next bytes.
+    public convenience init(
+        baseURL: URL?,
+        headers: HTTPHeaders = [:],
+        query: [String: String] = [:],
+        transport: (any Transport)? = nil,
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        trailingSlash: TrailingSlash = .asGiven,
+        callbackQueue: DispatchQueue? = nil,
+        logHandler: LogHandler? = nil,
+        timeout: TimeInterval = 60
+    ) {
+        self.init(
+            configuration: APIConfiguration(
+                baseURL: baseURL,
+                headers: headers,
+                query: FormParameters(query.mapValues { FormValue.string($0) }),
+                transport: transport,
+                interceptors: interceptors,
+                retryPolicy: retryPolicy,
+                trailingSlash: trailingSlash,
+                callbackQueue: callbackQueue,
+                logHandler: logHandler,
+                timeout: timeout
+            ))
+    }
+
+    /// A setting of ``configuration``, read as if it were a property of the API (`api.baseURL`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<APIConfiguration, Value>) -> Value {
+        configuration[keyPath: keyPath]
+    }
+
+    /// A new API with the changes `change` makes to a copy of this one's configuration.
+    ///
+    /// ```swift
+    /// let traced = api.with { $0.headers["X-Trace"] = "on" }
+    /// ```
+    public func with(_ change: (inout APIConfiguration) throws -> Void) rethrows -> API {
+        var copy = configuration
+        try change(&copy)
+        return API(configuration: copy)
+    }
+
+    /// The URL this API requests for `endpoint`: its default query parameters, then `query` (whose names win).
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` for an empty segment, a relative path without a base URL, or
+    ///   a result that is not a URL.
+    public func url(for endpoint: some EndpointConvertible, query: FormParameters = [:]) throws -> URL {
+        try paths.url(for: endpoint.endpoint, query: mergedQuery(query))
+    }
+
+    /// The URL of a path under the base URL, with the default query parameters and `query`.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
+    public func url(path: String, query: FormParameters = [:]) throws -> URL {
+        try paths.url(path: path, query: mergedQuery(query))
+    }
+
+    /// The URL of path segments under the base URL, each percent-encoded as exactly one segment.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
+    public func url(segments: [String], query: FormParameters = [:]) throws -> URL {
+        try paths.url(segments: segments, query: mergedQuery(query))
+    }
+
+    /// The default query parameters without those `query` names again, then `query`.
+    package func mergedQuery(_ query: FormParameters) -> FormParameters {
+        let defaults = configuration.query
+        if defaults.isEmpty { return query }
+        if query.isEmpty { return defaults }
+        let overridden = Set(query.fields.map(\.name))
+        var merged = query
+        merged.fields = defaults.fields.filter { !overridden.contains($0.name) } + query.fields
+        return merged
+    }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+
+/// Everything an ``API`` knows: where the server is, what every request carries, how bodies are coded, how
+/// requests travel and what happens around them.
+///
+/// A value: change a copy and make a new ``API`` from it (``API/with(_:)`` does both).
+public struct APIConfiguration: Sendable {
+    /// The URL paths are relative to, such as `https://api.example.com/v1`; `nil` allows only absolute URLs.
+    public var baseURL: URL?
+    /// Headers sent with every request (StreemNetworking's `additionalHeaders`); a request's own headers win.
+    public var headers: HTTPHeaders
+    /// Query parameters sent with every request (StreemNetworking's `additionalParameters`); a request's own
+    /// parameters of the same name win.
+    public var query: FormParameters
+    /// How lists in query parameters are written: `tags[]=a&tags[]=b` (the default) or `tags=a&tags=b` (what
+    /// Django REST framework filters read).
+    public var queryStyle: FormParameters.ArrayStyle
+    /// How `Codable` models become bodies and answers become models (by default snake_case keys on the wire and
+    /// ISO-8601 dates; ``JSONCoding/plain`` switches both off).
+    public var coding: JSONCoding
+    /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
+    public var transport: any Transport
+    /// The interceptors every request goes through, in order (see ``Interceptor``).
+    public var interceptors: [any Interceptor]
+    /// When failed requests are sent again; consulted after the interceptors.
+    public var retryPolicy: RetryPolicy
+    /// Whether URLs built from paths end with `/`.
+    public var trailingSlash: TrailingSlash
+    /// The queue `Future` callbacks of this API run on; `nil` uses the `Future` default.
+    public var callbackQueue: DispatchQueue?
+    /// Receives an event for every request sent, response received, failure and retry; `nil` logs nothing.
+    public var logHandler: LogHandler?
+    /// Which headers and query parameters logs and `curl` renderings never show in clear.
+    public var redaction: Redaction
+    /// How long a request may wait for the next bytes, unless the request sets its own timeout.
+    public var timeout: TimeInterval
+    /// How long a whole exchange (redirects included) may take, unless the request sets its own; `nil` leaves it
+    /// to the transport.
+    public var deadline: TimeInterval?
+    /// Whether every `POST` gets an `Idempotency-Key` header with a new UUID (the same on each attempt), which also
+    /// makes it safe for the retry policy to repeat.
+    public var addsIdempotencyKeys: Bool
+    /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
+    public var clock: any APIClock
+
+    /// Creates a configuration; every parameter has the default an ``API`` starts with.
+    public init(
+        baseURL: URL?,
+        headers: HTTPHeaders = [:],
+        query: FormParameters = [:],
+        queryStyle: FormParameters.ArrayStyle = .brackets,
+        coding: JSONCoding = .default,
+        transport: (any Transport)? = nil,
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        trailingSlash: TrailingSlash = .asGiven,
+        callbackQueue: DispatchQueue? = nil,
+        logHandler: LogHandler? = nil,
+        redaction: Redaction = .standard,
+        timeout: TimeInterval = 60,
+        deadline: TimeInterval? = nil,
+        addsIdempotencyKeys: Bool = false,
+        clock: any APIClock = SystemClock()
+    ) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.query = query
+        self.queryStyle = queryStyle
+        self.coding = coding
+        self.transport = transport ?? Self.defaultTransport
+        self.interceptors = interceptors
+        self.retryPolicy = retryPolicy
+        self.trailingSlash = trailingSlash
+        self.callbackQueue = callbackQueue
+        self.logHandler = logHandler
+        self.redaction = redaction
+        self.timeout = timeout
+        self.deadline = deadline
+        self.addsIdempotencyKeys = addsIdempotencyKeys
+        self.clock = clock
+    }
+}
+
+extension APIConfiguration {
+    /// The transport of every API that is given none: one ``URLSessionTransport`` for the whole program, made
+    /// when first needed, so that APIs made on the fly share its connections.
+    public static let defaultTransport: any Transport = URLSessionTransport()
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+/// An endpoint declared once: method, where, query, body, headers, and how to read the answer
+/// (in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`).
+///
+/// Send it with ``API/send(_:)-(Request<Response>)``. The answer is read as a `Decodable` type with the API's
+/// ``JSONCoding``, as a ``JSONConvertible`` type (`mapping:`), by a closure over ``JSON`` (`json:`), as raw `Data`, as
+/// the whole ``HTTPResponse``, as ``Okay``, or by a closure over the response of your own.
+///
+/// ```swift
+/// enum PeopleEndpoints {
+///     static func adults(page: Int) -> Request<[Person]> {
+///         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
+///     }
+/// }
+/// let adults = try await api.send(PeopleEndpoints.adults(page: 1))
+/// let logout = Request<Okay>(.post, "session/logout")
+/// ```
+public struct Request<Response: Sendable>: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// Where the request goes.
+    public var endpoint: Endpoint
+    /// Query parameters, after the API's defaults (a name given here replaces a default of that name); set it to
+    /// send lists or nested fields (`request.query = ["tags": ["a", "b"]]`).
+    public var query: FormParameters
+    /// The body.
+    public var body: RequestBody
+    /// Headers, set over the API's default headers.
+    public var headers: HTTPHeaders
+    /// The idle timeout of this request; `nil` uses the API's.
+    public var timeout: TimeInterval?
+    /// The total time this request may take; `nil` uses the API's.
+    public var deadline: TimeInterval?
+    /// Told how the upload and the download progress.
+    public var observer: TransferObserver
+    /// The retry policy of this request; `nil` uses the API's.
+    public var retryPolicy: RetryPolicy?
+    /// Reads the answer from a successful, validated response.
+    public var decode: @Sendable (HTTPResponse, API) throws -> Response
+
+    /// Creates a request whose answer is read by `decode`.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names (set ``query`` for lists and nested fields).
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    ///   - decode: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil,
+        decode: @escaping @Sendable (HTTPResponse, API) throws -> Response
+    ) {
+        self.method = method
+        self.endpoint = endpoint.endpoint
+        self.query = FormParameters(query.mapValues { FormValue.string($0) })
+        self.body = body
+        self.headers = headers
+        self.timeout = timeout
+        self.retryPolicy = nil
+        self.deadline = nil
+        self.observer = .none
+        self.decode = decode
+    }
+}
+
+extension Request where Response: Decodable {
+    /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``.
+    ///
+    /// `Data` is the exception: it is the raw body, as with `Request<Data>` (so `api.get(path, as: Data.self)` does
+    /// what it says).
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            if Response.self == Data.self, let raw = response.body as? Response { return raw }
+            return try api.configuration.coding.decode(Response.self, from: response.body)
+        }
+    }
+
+    /// Creates a request whose answer is decoded as `Response` from under an envelope: a root key (`"person"`), a
+    /// collection key (`"results"`) or a key path (`"data.people"`).
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits in the answer.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        at path: String,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try api.configuration.coding.decode(Response.self, from: response.body, at: path)
+        }
+    }
+}
+
+extension Request where Response: JSONConvertible {
+    /// Creates a request whose answer is mapped by hand with `Response`'s ``JSONConvertible/init(json:)``,
+    /// optionally from under an envelope (`"results"`, `"data.people"`).
+    ///
+    /// ```swift
+    /// let people = try await api.send(Request(.get, "people", mapping: [Person].self, at: "results"))
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - type: The hand-mapped type (the label tells this form from the `Decodable` one, for types that are both).
+    ///   - path: Where the value sits in the answer; empty for the document itself.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        mapping type: Response.Type,
+        at path: String = "",
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try JSON(data: response.body, options: api.configuration.coding.parsing).convert(Response.self, at: path)
+        }
+    }
+}
+
+extension Request {
+    /// Creates a request whose answer is read from the parsed ``JSON`` document by `map`.
+    ///
+    /// ```swift
+    /// let total = Request(.get, "people/stats") { json in json["total"].intValue }
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - query: Query parameters, in the order of their names.
+    ///   - body: The body.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - timeout: The idle timeout; `nil` uses the API's.
+    ///   - map: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil,
+        json map: @escaping @Sendable (JSON) throws -> Response
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try map(JSON(data: response.body, options: api.configuration.coding.parsing))
+        }
+    }
+}
+
+extension Request where Response == JSON {
+    /// Creates a request whose answer is the parsed ``JSON`` document.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
+            try JSON(data: response.body, options: api.configuration.coding.parsing)
+        }
+    }
+}
+
+extension Request where Response == Data {
+    /// Creates a request whose answer is the raw body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
+            response.body
+        }
+    }
+}
+
+extension Request where Response == HTTPResponse {
+    /// Creates a request whose answer is the whole response: status, headers and body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
+            response
+        }
+    }
+}
+
+extension Request where Response == Okay {
+    /// Creates a request whose answer is ``Okay`` when it succeeds, whatever the body.
+    public init(
+        _ method: HTTPMethod = .get,
+        _ endpoint: some EndpointConvertible,
+        query: [String: String] = [:],
+        body: RequestBody = .none,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { _, _ in Okay() }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// When and how soon a failed request is sent again: exponential back-off with jitter, a cap on attempts and on
+/// total time, and the server's `Retry-After`.
+///
+/// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …) and
+/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``). A cancelled
+/// request is never retried, and the wait between attempts ends as soon as the task is cancelled.
+///
+/// ```swift
+/// let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(10))
+/// let api = API(baseURL: base, retryPolicy: policy)
+/// ```
+public struct RetryPolicy: Sendable {
+    /// Attempts in all, the first included; `1` never retries.
+    public var maxAttempts: Int
+    /// The wait before the second attempt.
+    public var initialDelay: Duration
+    /// How much longer each later wait is than the one before.
+    public var multiplier: Double
+    /// The longest back-off wait (a `Retry-After` may ask for longer, within ``maxTotalTime``).
+    public var maxDelay: Duration
+    /// The share of each back-off wait that is random, from 0 (none) to 1 (anything from zero to the full wait),
+    /// so that clients that failed together do not retry together.
+    public var jitter: Double
+    /// No retry starts, or is waited for, past this time since the first attempt; `nil` for no limit.
+    public var maxTotalTime: Duration?
+    /// The statuses that are retried (by default 408, 429, 500, 502, 503 and 504).
+    public var retryableStatuses: Set<Int>
+    /// The statuses whose `Retry-After` header sets the wait (by default 429 and 503).
+    public var retryAfterStatuses: Set<Int>
+    /// Whether network failures (``CRUDError/transport(underlying:)``) are retried.
+    public var retriesTransportErrors: Bool
+    /// Whether timeouts (``CRUDError/timedOut(_:)``) are retried.
+    public var retriesTimeouts: Bool
+    /// Where the jitter comes from; ``RandomSource/seeded(_:)`` makes it repeatable.
+    public var random: RandomSource
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maxAttempts: Attempts in all, the first included.
+    ///   - initialDelay: The wait before the second attempt.
+    ///   - multiplier: The growth of each later wait.
+    ///   - maxDelay: The longest back-off wait.
+    ///   - jitter: The random share of each wait, `0...1`.
+    ///   - maxTotalTime: The time after which no retry starts.
+    ///   - retryableStatuses: The statuses that are retried.
+    ///   - retryAfterStatuses: The statuses whose `Retry-After` is honoured.
+    ///   - retriesTransportErrors: Whether network failures are retried.
+    ///   - retriesTimeouts: Whether timeouts are retried.
+    ///   - random: The source of the jitter.
+    public init(
+        maxAttempts: Int = 3,
+        initialDelay: Duration = .milliseconds(250),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(30),
+        jitter: Double = 0.5,
+        maxTotalTime: Duration? = .seconds(60),
+        retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryAfterStatuses: Set<Int> = [429, 503],
+        retriesTransportErrors: Bool = true,
+        retriesTimeouts: Bool = true,
+        random: RandomSource = .system
+    ) {
+        self.maxAttempts = maxAttempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maxDelay = maxDelay
+        self.jitter = min(max(jitter, 0), 1)
+        self.maxTotalTime = maxTotalTime
+        self.retryableStatuses = retryableStatuses
+        self.retryAfterStatuses = retryAfterStatuses
+        self.retriesTransportErrors = retriesTransportErrors
+        self.retriesTimeouts = retriesTimeouts
+        self.random = random
+    }
+
+    /// Never retry.
+    public static let none = RetryPolicy(maxAttempts: 1)
+
+    /// Up to 3 attempts, 250 ms then 500 ms (half of it random), within 60 seconds.
+    public static let standard = RetryPolicy()
+
+    /// Whether `request` may be sent twice: an idempotent method, or an `Idempotency-Key` header.
+    public static func isRepeatable(_ request: HTTPRequest) -> Bool {
+        request.method.isIdempotent || request.headers.contains("Idempotency-Key")
+    }
+
+    /// The back-off wait after the failure of attempt `attempt` (from 1), before jitter, capped at ``maxDelay``.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
+        let factor = pow(multiplier, Double(max(attempt - 1, 0)))
+        let seconds = min(initialDelay.seconds * factor, maxDelay.seconds)
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    /// The decision for a request whose attempt `attempt` failed with `error`.
+    /// - Parameters:
+    ///   - request: The request that was sent.
+    ///   - error: How it failed.
+    ///   - attempt: The attempt that failed, from 1.
+    ///   - elapsed: The time since the first attempt started.
+    ///   - now: The current date, for `Retry-After` dates.
+    /// - Returns: ``RetryDecision/retry(after:)`` or ``RetryDecision/doNotRetry``.
+    public func decision(
+        for request: HTTPRequest,
+        failedWith error: CRUDError,
+        attempt: Int,
+        elapsed: Duration,
+        now: Date
+    ) -> RetryDecision {
+        guard attempt < maxAttempts, Self.isRepeatable(request), isRetryable(error) else { return .doNotRetry }
+        var delay: Duration
+        if let response = error.response, retryAfterStatuses.contains(response.status),
+            let header = response.headers["Retry-After"], let asked = RetryAfter.delay(header, now: now)
+        {
+            delay = asked
+        } else {
+            let full = backoff(afterAttempt: attempt)
+            delay = full - full * (jitter * random.nextUnit())
+        }
+        if delay < .zero { delay = .zero }
+        if let maxTotalTime, elapsed + delay > maxTotalTime { return .doNotRetry }
+        return .retry(after: delay)
+    }
+
+    private func isRetryable(_ error: CRUDError) -> Bool {
+        switch error {
+        case .transport: retriesTransportErrors
+        case .timedOut: retriesTimeouts
+        case .httpStatus(let response): retryableStatuses.contains(response.status)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A model mapped by hand.
+struct HandPerson: JSONConvertible, Sendable {
+    var name: String
+
+    init(json: JSON) throws {
+        name = try json.required("first_name")
+    }
+}
+
+enum PeopleEndpoints {
+    static func adults(page: Int) -> Request<[StubPerson]> {
+        Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
+    }
+}
+
+@Suite struct APICallsTests {
+    let ada = #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#
+
+    @Test func decodedAndRawCalls() async throws {
+        let transport = StubTransport(json: ada)
+        let api = API(baseURL: testBase, transport: transport)
+        let person: StubPerson = try await api.get("people/1")
+        #expect(person == StubPerson(id: 1, firstName: "Ada", lastName: "Lovelace"))
+        let same = try await api.patch("people/1", body: .json(["lastName": "Lovelace"]), as: StubPerson.self)
+        #expect(same == person)
+        let response = try await api.delete("people/1")
+        #expect(response.status == 200)
+        #expect(transport.requests.map(\.method) == [.get, .patch, .delete])
+    }
+
+    @Test func typedRequestsReadTheirAnswerEachTheirWay() async throws {
+        let transport = StubTransport { request, _ in
+            request.url.path.hasSuffix("people")
+                ? jsonResponse("[\(#"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)]")
+                : jsonResponse(#"{"count": 7}"#)
+        }
+        let api = API(baseURL: testBase, transport: transport)
+        let adults = try await api.send(PeopleEndpoints.adults(page: 2))
+        #expect(adults.map(\.firstName) == ["Ada"])
+        #expect(transport.requests[0].url.query == "age_gte=18&page=2")
+
+        let data = try await api.send(Request<Data>(.get, "count"))
+        #expect(data == Data(#"{"count": 7}"#.utf8))
+        #expect(try await api.get("count", as: Data.self) == data)
+        let okay = try await api.send(Request<Okay>(.post, "count/reset"))
+        #expect(okay == Okay())
+        let whole = try await api.send(Request<HTTPResponse>(.head, "count"))
+        #expect(whole.mediaType == "application/json")
+        let count = try await api.send(
+            Request<Int>(.get, "count") { response, _ in
+                let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Int]
+                guard let count = object?["count"] else {
+                    throw CRUDError.decoding(
+                        .init(keyPath: "count", expected: "Int", found: "nothing", body: response.body))
+                }
+                return count
+            })
+        #expect(count == 7)
+    }
+
+    @Test func statusesBecomeErrorsWithTheResponseKept() async {
+        let api = API(baseURL: testBase, transport: StubTransport(status: 404, json: #"{"detail": "Not found."}"#))
+        let notFound = await crudError { try await api.get("people/9") }
+        #expect(notFound?.isNotFound == true)
+        #expect(notFound?.response?.body == Data(#"{"detail": "Not found."}"#.utf8))
+        let conflict = API(baseURL: testBase, transport: StubTransport(status: 412, json: "{}"))
+        let error = await crudError { try await conflict.put("people/9", body: .json(["a": "b"])) }
+        #expect(error?.caseName == "conflict")
+    }
+
+    @Test func decodingFailuresNameTheKeyPathTypeAndBody() async throws {
+        let body =
+            #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
+        struct Page: Decodable, Sendable { var results: [StubPerson] }
+        let api = API(baseURL: testBase, transport: StubTransport(json: body))
+        let error = await crudError { try await api.get("people", as: Page.self) }
+        guard case .decoding(let failure) = error else {
+            Issue.record("expected a decoding failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.keyPath == "results[1].id")
+        #expect(failure.expected == "Int")
+        #expect(failure.bodySnippet == String(body.prefix(200)))
+
+        let missing = API(baseURL: testBase, transport: StubTransport(json: #"{"id": 1}"#))
+        guard case .decoding(let absent) = await crudError({ try await missing.get("people/1", as: StubPerson.self) })
+        else { return #expect(Bool(false)) }
+        #expect(absent.keyPath == "firstName")
+        #expect(absent.found == "nothing")
+
+        let garbage = API(baseURL: testBase, transport: StubTransport(json: "<html>"))
+        guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: StubPerson.self) })
+        else { return #expect(Bool(false)) }
+        #expect(broken.found.contains("line 1, column 1"))
+        #expect(broken.bodySnippet == "<html>")
+    }
+
+    @Test func answersMapThroughJSONEitherWay() async throws {
+        let page =
+            #"{"count": 2, "results": [{"id": 1, "first_name": "Ada", "last_name": "L"}, {"id": 2, "first_name": "Grace", "last_name": "H"}]}"#
+        let api = API(baseURL: testBase, transport: StubTransport(json: page))
+        // Codable, from under DRF's "results", snake_case keys converted by the default coding.
+        let decoded = try await api.send(Request<[StubPerson]>(.get, "people", at: "results"))
+        #expect(decoded.map(\.firstName) == ["Ada", "Grace"])
+        // Hand mapping through JSONConvertible.
+        let mapped = try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+        #expect(mapped.map(\.name) == ["Ada", "Grace"])
+        // A closure over JSON, and the JSON itself.
+        let count = try await api.send(Request(.get, "people") { json in json["count"].intValue })
+        #expect(count == 2)
+        let whole = try await api.send(Request<JSON>(.get, "people"))
+        #expect(whole["results"][1]["first_name"].string == "Grace")
+
+        let error = await crudError {
+            try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "data"))
+        }
+        guard case .decoding(let failure) = error else { return #expect(Bool(false)) }
+        #expect(failure.keyPath == "data")
+        let deep = API(baseURL: testBase, transport: StubTransport(json: #"{"results": [{"first_name": 3}]}"#))
+        let wrong = await crudError {
+            try await deep.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+        }
+        guard case .decoding(let bad) = wrong else { return #expect(Bool(false)) }
+        #expect(bad.keyPath == "results[0].first_name")
+    }
+
+    @Test(arguments: [
+        (URLError(.cancelled) as any Error, "cancelled"),
+        (CancellationError(), "cancelled"),
+        (URLError(.timedOut), "timedOut"),
+        (URLError(.cannotConnectToHost), "transport"),
+        (CRUDError.tooManyRedirects(limit: 5), "tooManyRedirects"),
+    ])
+    func transportErrorsBecomeCRUDErrors(thrown: any Error, expected: String) async {
+        let api = API(baseURL: testBase, transport: StubTransport { _, _ in throw thrown }, timeout: 7)
+        let error = await crudError { try await api.get("people") }
+        #expect(error?.caseName == expected)
+        if case .timedOut(let timeout) = error { #expect(timeout == .idle(7)) }
+    }
+
+    @Test func anAPIWithoutBaseURLRefusesPathsAndNonHTTPURLs() async {
+        let bare = API(baseURL: nil)
+        #expect(bare.transport is URLSessionTransport)
+        let noBase = await crudError { try await bare.get("people") }
+        guard case .invalidRequest(let reason) = noBase else { return #expect(Bool(false)) }
+        #expect(reason.contains("base URL"))
+        let file = await crudError { try await bare.get(URL(fileURLWithPath: "/etc/passwd")) }
+        #expect(file?.caseName == "invalidRequest")
+    }
+
+    @Test func cancellingTheTaskCancelsTheRequest() async {
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let transport = StubTransport { _, _ in
+            signal.yield()
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            return jsonResponse("{}")
+        }
+        let api = API(baseURL: testBase, transport: transport)
+        let task = Task { try await api.get("slow") }
+        for await _ in entered { break }
+        task.cancel()
+        let error = await crudError { try await task.value }
+        #expect(error?.caseName == "cancelled")
+    }
+}

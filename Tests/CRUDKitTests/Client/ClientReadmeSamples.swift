@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+// The code samples of README's "The API and interceptors", compiled here so they cannot rot. The samples that need
+// a server take the API (or its transport) as a parameter; the test below runs them on an in-process transport.
+
+private let storedAccessToken = "stale"
+private let refreshToken = "r-1"
+
+private struct Person: Codable, Sendable {
+    var id: Int?
+    var firstName: String
+    var lastName: String
+}
+private struct Status: Decodable, Sendable { var healthy: Bool }
+private struct Tokens: Decodable, Sendable { var access: String }
+
+// MARK: - Configure
+
+private func readmeConfigure() {
+    CRUDKit.configure(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        headers: ["Accept-Language": "en"],
+        query: ["api_version": "3"]
+    )
+}
+
+// MARK: - A custom endpoint call
+
+private func readmeCustomCall(api: API) async throws -> Bool {
+    let status: Status = try await api.get("status")
+    try await api.post("people/12/archive", body: .json(["reason": "moved away"]))
+    let page = try await api.get(URL(string: "https://cdn.example.com/exports/people.csv")!)
+    return status.healthy && page.status == 200
+}
+
+private func readmeFutureCall(api: API, done: @escaping @Sendable (Bool) -> Void) {
+    api.get("status", as: Status.self)
+        .onSuccess { status in done(status.healthy) }
+        .onFailure { error in done(false) }
+}
+
+// MARK: - A typed request
+
+private enum PeopleAPI {
+    static func search(_ text: String) -> Request<[Person]> {
+        Request(.get, "people/search", query: ["q": text])
+    }
+
+    static func page(_ number: Int) -> Request<[Person]> {
+        Request(.get, "people", at: "results", query: ["page": String(number)])  // DRF's {"count": …, "results": […]}
+    }
+
+    static func archive(id: String) -> Request<Okay> {
+        Request(.post, Endpoint.segments(["people", id, "archive"]))
+    }
+}
+
+private func readmeTypedRequest(api: API) async throws -> [Person] {
+    let found = try await api.send(PeopleAPI.search("Ada Lovelace"))
+    let firstPage = try await api.send(PeopleAPI.page(1))
+    try await api.send(PeopleAPI.archive(id: "a/b"))  // one segment: people/a%2Fb/archive
+    return found + firstPage
+}
+
+// MARK: - Authentication with token refresh
+
+private func readmeAuthenticatedAPI(authAPI: API, transport: any Transport) -> API {
+    let auth = TokenRefresher(token: storedAccessToken) { expired in
+        let tokens: Tokens = try await authAPI.post("token/refresh", body: .json(["refresh": refreshToken]))
+        return tokens.access
+    }
+    return API(
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        transport: transport,
+        interceptors: [
+            auth,
+            .validate { response in
+                // Some APIs answer 200 with {"error": "…"}: make that a failure.
+                if let message = (try? JSON(data: response.body))?["error"].string {
+                    throw CRUDError.validation(message: message, response: response)
+                }
+            },
+            .decide { error in
+                if error.status == 403 { /* end the session here */ return .stop }
+                return .proceed
+            },
+        ]
+    )
+}
+
+// MARK: - Retry policy
+
+private func readmeRetryingAPI(transport: any Transport) -> API {
+    API(
+        configuration: APIConfiguration(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            transport: transport,
+            retryPolicy: RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(20)),
+            addsIdempotencyKeys: true  // POSTs carry an Idempotency-Key, so they may be retried too
+        ))
+}
+
+// MARK: - Logging
+
+private func readmeLogging(transport: any Transport, lines: Locked<[String]>) async throws -> String {
+    let api = API(
+        configuration: APIConfiguration(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            transport: transport,
+            logHandler: { event in lines.withLock { $0.append(event.description) } },  // or print(event)
+            redaction: Redaction(queryParameters: ["api_key"])
+        ))
+    try await api.get("people", query: ["api_key": "k-123"])
+
+    let request = try api.makeHTTPRequest(Request<Okay>(.delete, "people/12", headers: ["Authorization": "Bearer t"]))
+    return request.cURLDescription(redacting: api.redaction)
+    // curl -X DELETE 'https://api.example.com/v1/people/12' \
+    //   -H 'Authorization: REDACTED' \
+    //   -H 'Accept: application/json'
+}
+
+@Suite struct ClientReadmeSamplesTests {
+    @Test func configureCompiles() {
+        // Installing a global default here would disturb other suites; the function is compiled, not run.
+        _ = readmeConfigure
+    }
+
+    @Test func customCallsAndTypedRequestsRun() async throws {
+        let transport = StubTransport { request, _ in
+            switch request.url.path {
+            case "/v1/status": jsonResponse(#"{"healthy": true}"#)
+            case "/v1/people/search": jsonResponse(#"[{"id": 1, "first_name": "Ada", "last_name": "Lovelace"}]"#)
+            case "/v1/people": jsonResponse(#"{"count": 1, "results": [{"first_name": "Grace", "last_name": "H"}]}"#)
+            default: jsonResponse("{}")
+            }
+        }
+        let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
+        #expect(try await readmeCustomCall(api: api))
+        #expect(try await readmeTypedRequest(api: api).map(\.firstName) == ["Ada", "Grace"])
+        let healthy = await withCheckedContinuation { continuation in
+            readmeFutureCall(api: api) { continuation.resume(returning: $0) }
+        }
+        #expect(healthy)
+        let urls = transport.requests.map(\.url.absoluteString)
+        #expect(urls.contains("https://cdn.example.com/exports/people.csv"))
+        #expect(urls.contains("https://api.example.com/v1/people/search?q=Ada%20Lovelace"))
+        #expect(urls.contains("https://api.example.com/v1/people/a%2Fb/archive"))
+    }
+
+    @Test func authenticationRefreshesOnce() async throws {
+        let authTransport = StubTransport(json: #"{"access": "fresh"}"#)
+        let authAPI = API(baseURL: URL(string: "https://auth.example.com")!, transport: authTransport)
+        let transport = StubTransport { request, _ in
+            request.headers["Authorization"] == "Bearer fresh"
+                ? jsonResponse(#"{"healthy": true}"#) : jsonResponse("{}", status: 401)
+        }
+        let api = readmeAuthenticatedAPI(authAPI: authAPI, transport: transport)
+        let status: Status = try await api.get("status")
+        #expect(status.healthy)
+        #expect(authTransport.count == 1)
+        #expect(transport.count == 2)
+    }
+
+    @Test func retryingAPIRetriesPosts() async throws {
+        let transport = StubTransport { _, index in jsonResponse("{}", status: index == 0 ? 503 : 201) }
+        let api = readmeRetryingAPI(transport: transport).with { $0.clock = ManualClock() }
+        try await api.post("people", body: .json(["firstName": "Ada"]))
+        #expect(transport.count == 2)
+    }
+
+    @Test func loggingHidesSecrets() async throws {
+        let lines = Locked<[String]>([])
+        let curl = try await readmeLogging(transport: StubTransport(json: "[]"), lines: lines)
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 2)
+        #expect(logged.first == "→ GET https://api.example.com/v1/people?api_key=REDACTED (attempt 1)")
+        #expect(logged.last?.hasPrefix("← 200 GET https://api.example.com/v1/people?api_key=REDACTED in ") == true)
+        #expect(
+            curl == """
+                curl -X DELETE 'https://api.example.com/v1/people/12' \\
+                  -H 'Authorization: REDACTED' \\
+                  -H 'Accept: application/json'
+                """)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+@Suite struct RequestBuildingTests {
+    let transport = StubTransport(json: #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)
+
+    @Test func defaultHeadersAndQueryAreSentAndRequestValuesWin() async throws {
+        let api = API(
+            baseURL: testBase, headers: ["Locale": "en-US", "X-Client": "app"], query: ["token": "t1", "v": "2"],
+            transport: transport)
+        _ = try await api.get("people", query: ["v": "3", "page": "2"], headers: ["x-client": "tests"])
+        let sent = try #require(transport.requests.first)
+        #expect(sent.url.absoluteString == "https://api.example.com/v1/people?token=t1&page=2&v=3")
+        #expect(sent.headers["Locale"] == "en-US")
+        #expect(sent.headers["X-Client"] == "tests")
+        #expect(sent.headers["Accept"] == "application/json")
+        #expect(sent.method == .get)
+        #expect(sent.timeout == 60)
+    }
+
+    @Test func jsonBodiesUseTheAPICoding() async throws {
+        let snake = API(baseURL: testBase, transport: transport)
+        let plain = snake.with { $0.coding = .plain }
+        _ = try await snake.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
+        _ = try await plain.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
+        _ = try await plain.post("people", body: .json(["first_name": "Ada", "id": 9_007_199_254_740_993] as JSON))
+        let sent = transport.requests
+        #expect(sent.allSatisfy { $0.method == .post && $0.headers["Content-Type"] == "application/json" })
+        #expect(sent[0].body.data == Data(#"{"first_name":"Ada","last_name":"Lovelace"}"#.utf8))
+        #expect(sent[1].body.data == Data(#"{"firstName":"Ada","lastName":"Lovelace"}"#.utf8))
+        #expect(sent[2].body.data == Data(#"{"first_name":"Ada","id":9007199254740993}"#.utf8))
+        let nonFinite = await crudError {
+            try await plain.post("x", body: .json(["n": .number(.double(.nan))] as JSON))
+        }
+        #expect(nonFinite?.caseName == "invalidRequest")
+    }
+
+    @Test func formBodiesArePercentEncoded() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        _ = try await api.post("login", body: .form(["user": "a+b@x", "password": "p&q=r s"]))
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(sent.body.data == Data("user=a%2Bb%40x&password=p%26q%3Dr%20s".utf8))
+        _ = try await api.post(
+            "search", body: .form(["tags": ["a", "b"], "owner": ["name": "Ada"]], style: .repeatedKeys))
+        #expect(transport.requests[1].body.data == Data("tags=a&tags=b&owner%5Bname%5D=Ada".utf8))
+    }
+
+    @Test func multipartBodiesCarryTheirBoundary() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        var form = MultipartForm(boundary: "b0undary")
+        form.parts.append(.init(name: "title", content: .data(Data("Ada".utf8))))
+        _ = try await api.post("uploads", body: .multipart(form))
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headers["Content-Type"] == "multipart/form-data; boundary=b0undary")
+        let text = String(decoding: try #require(sent.body.data), as: UTF8.self)
+        #expect(text.contains("--b0undary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nAda\r\n"))
+    }
+
+    @Test func rawBodiesKeepAGivenContentTypeAndHeadersWin() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        _ = try await api.put("avatar", body: .data(Data([1, 2, 3]), contentType: "image/png"))
+        _ = try await api.put(
+            "avatar", body: .data(Data([1]), contentType: "image/png"), headers: ["Content-Type": "image/webp"])
+        #expect(transport.requests[0].headers["Content-Type"] == "image/png")
+        #expect(transport.requests[0].body == .data(Data([1, 2, 3])))
+        #expect(transport.requests[1].headers["Content-Type"] == "image/webp")
+    }
+
+    @Test func headerValuesWithLineBreaksAreRefusedBeforeSending() async {
+        let api = API(baseURL: testBase, transport: transport)
+        let injected = await crudError { try await api.get("people", headers: ["X-Name": "a\r\nX-Admin: 1"]) }
+        #expect(injected?.caseName == "invalidRequest")
+        let badName = await crudError { try await api.get("people", headers: ["Bad Name": "x"]) }
+        #expect(badName?.caseName == "invalidRequest")
+        let defaults = API(baseURL: testBase, headers: ["X-A": "line\nbreak"], transport: transport)
+        #expect((await crudError { try await defaults.get("people") })?.caseName == "invalidRequest")
+        let adapted = API(
+            baseURL: testBase, transport: transport,
+            interceptors: [
+                .adapt { request in
+                    var request = request
+                    request.headers["Authorization"] = "Bearer x\r\n"
+                    return request
+                }
+            ])
+        #expect((await crudError { try await adapted.get("people") })?.caseName == "invalidRequest")
+        #expect(transport.count == 0)
+    }
+
+    @Test func postsGetAnIdempotencyKeyWhenConfigured() async throws {
+        let api = API(
+            configuration: APIConfiguration(baseURL: testBase, transport: transport, addsIdempotencyKeys: true))
+        _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
+        _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
+        _ = try await api.put("people/1", body: .json(StubPerson(firstName: "A", lastName: "B")))
+        _ = try await api.post("people", headers: ["Idempotency-Key": "mine"])
+        let keys = transport.requests.map { $0.headers["Idempotency-Key"] }
+        let first = try #require(keys[0])
+        let second = try #require(keys[1])
+        #expect(UUID(uuidString: first) != nil)
+        #expect(first != second)
+        #expect(keys[2] == nil)
+        #expect(keys[3] == "mine")
+    }
+
+    @Test func absoluteURLsBypassTheBaseURL() async throws {
+        let api = API(baseURL: testBase, query: ["key": "k"], transport: transport)
+        let next = URL(string: "https://other.example.org/people?page=2")!
+        let person: StubPerson = try await api.get(next)
+        #expect(person.firstName == "Ada")
+        #expect(transport.requests.first?.url.absoluteString == "https://other.example.org/people?page=2&key=k")
+    }
+
+    @Test func segmentEndpointsEncodeIds() async throws {
+        let api = API(baseURL: testBase, transport: transport, trailingSlash: .always)
+        _ = try await api.delete(Endpoint.segments(["people", "../admin"]))
+        #expect(transport.requests.first?.url.absoluteString == "https://api.example.com/v1/people/..%2Fadmin/")
+        #expect(transport.requests.first?.method == .delete)
+        #expect(try api.url(segments: ["people", "a/b"]).absoluteString == "https://api.example.com/v1/people/a%2Fb/")
+    }
+
+    @Test func perRequestTimeoutWins() async throws {
+        let api = API(baseURL: testBase, transport: transport, timeout: 5)
+        _ = try await api.send(Request<Okay>(.get, "people", timeout: 1.5))
+        _ = try await api.get("people")
+        #expect(transport.requests.map(\.timeout) == [1.5, 5])
+    }
+
+    @Test func withMakesAChangedCopy() {
+        let api = API(baseURL: testBase, headers: ["A": "1"])
+        let changed = api.with { $0.headers["B"] = "2" }
+        #expect(api.headers == ["A": "1"])
+        #expect(changed.headers == ["A": "1", "B": "2"])
+        #expect(changed.baseURL == testBase)
+    }
+}

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+/// Two tests here install a global default (and put the previous one back): other suites should scope their
+/// default with `API.withShared(_:operation:)` rather than rely on `CRUDKit.configure` while tests run in parallel.
+@Suite struct SharedAPITests {
+    @Test func configureInstallsTheDefault() async throws {
+        let previous = API.shared
+        defer { CRUDKit.configure(previous) }
+        let transport = StubTransport(json: "{}")
+        let installed = CRUDKit.configure(
+            baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
+        #expect(installed.baseURL == testBase)
+        // Other suites may install their own default meanwhile: read ours through a task-local scope.
+        try await API.withShared(installed) {
+            #expect(API.shared === installed)
+            _ = try await API.shared.get("people")
+        }
+        #expect(transport.requests.first?.headers["Authorization"] == "Bearer t")
+    }
+
+    @Test func aRunningRequestKeepsTheAPIItStartedWith() async throws {
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let first = StubTransport { request, _ in
+            signal.yield()
+            for await _ in release { break }
+            return jsonResponse("{}")
+        }
+        let old = API(baseURL: testBase, headers: ["X-Version": "old"], transport: first)
+        try await API.withShared(old) {
+            let running = Task { try await API.shared.get("slow") }
+            for await _ in entered { break }
+            // Replace the default while the request waits in the transport.
+            let second = StubTransport(json: "{}")
+            let new = API(
+                baseURL: URL(string: "https://other.example.com")!, headers: ["X-Version": "new"], transport: second)
+            try await API.withShared(new) {
+                releaser.yield()
+                let response = try await running.value
+                #expect(response.status == 200)
+                _ = try await API.shared.get("fast")
+            }
+            #expect(first.requests.map { $0.headers["X-Version"] } == ["old"])
+            #expect(first.requests.map(\.url.absoluteString) == ["https://api.example.com/v1/slow"])
+            #expect(second.requests.map(\.url.absoluteString) == ["https://other.example.com/fast"])
+        }
+    }
+
+    @Test func theDefaultCanBeReplacedFromManyThreads() {
+        let apis = (0..<8).map { API(baseURL: URL(string: "https://host\($0).example.com")!) }
+        let hosts = Locked<[String?]>([])
+        let previous = API.shared
+        defer { CRUDKit.configure(previous) }
+        CRUDKit.configure(apis[0])
+        DispatchQueue.concurrentPerform(iterations: 2_000) { index in
+            if index % 2 == 0 {
+                CRUDKit.configure(apis[index % apis.count])
+            } else {
+                let host = API.shared.baseURL?.host
+                hosts.withLock { $0.append(host) }
+            }
+        }
+        let seen = hosts.withLock { $0 }
+        #expect(seen.count == 1_000)
+        #expect(seen.allSatisfy { $0 != nil })
+    }
+
+    @Test func withSharedScopesToTheTaskAndItsChildren() async {
+        let scoped = API(baseURL: URL(string: "https://scoped.example.com")!)
+        await API.withShared(scoped) {
+            #expect(API.shared === scoped)
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { API.shared === scoped }
+                for await same in group { #expect(same) }
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+@Suite struct TransferTests {
+    @Test func downloadsGoThroughThePipelineIntoAFile() async throws {
+        let body = Data((0..<10_000).map { UInt8($0 % 251) })
+        let transport = StubTransport { request, index in
+            #expect(request.headers["Authorization"] == "Bearer t")
+            return index == 0 ? jsonResponse("{}", status: 503) : HTTPResponse(status: 200, body: body)
+        }
+        let api = API(
+            configuration: APIConfiguration(
+                baseURL: testBase, transport: transport,
+                interceptors: [
+                    .adapt { request in
+                        var request = request
+                        request.headers["Authorization"] = "Bearer t"
+                        return request
+                    }
+                ],
+                retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), clock: ManualClock()))
+        let destination = FileManager.default.temporaryDirectory
+            .appendingPathComponent("crudkit-client-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let reported = Locked<[Int64]>([])
+        let response = try await api.download(
+            "exports/1", to: destination,
+            progress: { progress in reported.withLock { $0.append(progress.completedBytes) } })
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(try Data(contentsOf: destination) == body)
+        #expect(transport.count == 2)
+        #expect(reported.withLock { $0.last } == 10_000)
+    }
+
+    @Test func requestsCarryTheirObserverAndDeadline() async throws {
+        let transport = StubTransport(json: #"{"ok": true}"#)
+        let api = API(configuration: APIConfiguration(baseURL: testBase, transport: transport, deadline: 30))
+        let seen = Locked<Int64?>(nil)
+        var request = Request<Data>(.get, "status")
+        request.observer = TransferObserver(download: { progress in seen.withLock { $0 = progress.completedBytes } })
+        try await api.send(request)
+        request.deadline = 5
+        try await api.send(request)
+        #expect(seen.withLock { $0 } == 12)
+        #expect(transport.requests.map(\.deadline) == [30, 5])
+    }
+}
