@@ -8,7 +8,8 @@ import FoundationNetworking
 
 /// The HTTP suite: requests per second of `URLSessionTransport` beside raw `URLSession` against the same
 /// loopback server in the same run (nginx when `Benchmarks/nginx/start-nginx.sh` can start it, otherwise
-/// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight.
+/// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight. Each figure is the median of
+/// 11 rounds in which the two clients take turns (see `interleavedMedians`).
 func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let server = try BenchmarkServer.start()
     defer { server.stop() }
@@ -42,49 +43,80 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     }
 
     var met = true
-    let sequential = options.iterations(2_000)
-    let (rawSequential, oursSequential) = try await interleavedBest(rounds: options.smoke ? 1 : 5) {
-        try await requestsPerSecond(total: sequential, inFlight: 1, raw)
+    let rounds = options.smoke ? 1 : 11
+    let sequential = try await interleavedMedians(rounds: rounds) {
+        try await requestsPerSecond(total: options.iterations(1_000), inFlight: 1, raw)
     } _: {
-        try await requestsPerSecond(total: sequential, inFlight: 1, ours)
+        try await requestsPerSecond(total: options.iterations(1_000), inFlight: 1, ours)
     }
     met =
         report(
-            "GET, sequential (URLSessionTransport)", ours: oursSequential, baseline: rawSequential,
+            "GET, sequential (URLSessionTransport)", ours: sequential.b, baseline: sequential.a,
             baselineName: "URLSession.data(for:) on the same server", unit: .requestsPerSecond, target: 0.95
         ) && met
+    print("    \(sequential.spread)")
 
-    let concurrent = options.iterations(6_400)
-    let (rawConcurrent, oursConcurrent) = try await interleavedBest(rounds: options.smoke ? 1 : 5) {
-        try await requestsPerSecond(total: concurrent, inFlight: 64, raw)
+    let concurrent = try await interleavedMedians(rounds: rounds) {
+        try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, raw)
     } _: {
-        try await requestsPerSecond(total: concurrent, inFlight: 64, ours)
+        try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, ours)
     }
     met =
         report(
-            "GET, 64 in flight (URLSessionTransport)", ours: oursConcurrent, baseline: rawConcurrent,
+            "GET, 64 in flight (URLSessionTransport)", ours: concurrent.b, baseline: concurrent.a,
             baselineName: "URLSession.data(for:), 64 in flight, \(connections) connections per host",
             unit: .requestsPerSecond, target: 0.95
         ) && met
+    print("    \(concurrent.spread)")
     if let accepted = server.connectionsAccepted {
         print("    connections the server accepted over the whole suite: \(accepted)")
     }
     return met
 }
 
-/// Runs `a` and `b` alternately `rounds` times and returns the best figure of each (the least disturbed round).
-private func interleavedBest(
+/// The medians of two measurements taken in alternating rounds, and how their per-round ratio varied.
+private struct InterleavedMedians {
+    var a: Double
+    var b: Double
+    var ratios: [Double]
+
+    /// One line on the spread of the per-round ratios b/a (the machine may be shared; the medians resist that).
+    var spread: String {
+        let sorted = ratios.sorted()
+        guard let low = sorted.first, let high = sorted.last else { return "no rounds" }
+        return String(
+            format: "%d interleaved rounds; per-round ratio median %.2f×, range %.2f×–%.2f×",
+            sorted.count, sorted[sorted.count / 2], low, high)
+    }
+}
+
+/// Runs `a` and `b` in `rounds` rounds, alternating which goes first (ABBA…) so that a slow drift of the
+/// machine's load weighs on both alike, and returns the median figure of each. The median, unlike the best
+/// round, is not decided by a single quiet moment that only one side happened to get.
+private func interleavedMedians(
     rounds: Int,
     _ a: () async throws -> Double,
     _ b: () async throws -> Double
-) async throws -> (Double, Double) {
-    var bestA = 0.0
-    var bestB = 0.0
-    for _ in 0..<rounds {
-        bestA = max(bestA, try await a())
-        bestB = max(bestB, try await b())
+) async throws -> InterleavedMedians {
+    var figuresA: [Double] = []
+    var figuresB: [Double] = []
+    var ratios: [Double] = []
+    for round in 0..<max(1, rounds) {
+        let first: Double
+        let second: Double
+        if round % 2 == 0 {
+            first = try await a()
+            second = try await b()
+        } else {
+            second = try await b()
+            first = try await a()
+        }
+        figuresA.append(first)
+        figuresB.append(second)
+        ratios.append(second / first)
     }
-    return (bestA, bestB)
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return InterleavedMedians(a: median(figuresA), b: median(figuresB), ratios: ratios)
 }
 
 /// Sends `total` requests with `inFlight` workers each sending one after another; requests per second.

@@ -43,6 +43,9 @@ public struct APIConfiguration: Sendable {
     public var addsIdempotencyKeys: Bool
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
+    /// What the model layer expects of the server: pagination, error shape, authorization scheme (see
+    /// ``APIConventions``; set it with ``apply(_:)`` to also set ``trailingSlash`` and ``queryStyle``).
+    public var conventions: APIConventions
 
     /// Creates a configuration; every parameter has the default an ``API`` starts with.
     public init(
@@ -61,7 +64,8 @@ public struct APIConfiguration: Sendable {
         timeout: TimeInterval = 60,
         deadline: TimeInterval? = nil,
         addsIdempotencyKeys: Bool = false,
-        clock: any APIClock = SystemClock()
+        clock: any APIClock = SystemClock(),
+        conventions: APIConventions = .standard
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -79,6 +83,7 @@ public struct APIConfiguration: Sendable {
         self.deadline = deadline
         self.addsIdempotencyKeys = addsIdempotencyKeys
         self.clock = clock
+        self.conventions = conventions
     }
 }
 

@@ -18,8 +18,11 @@ enum RedirectPolicy {
 
     /// The request to send after `response` answered `request`, or `nil` when the response is final.
     static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
-        guard [301, 302, 303, 307, 308].contains(response.status),
-            let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces),
+        switch response.status {
+        case 301, 302, 303, 307, 308: break
+        default: return nil
+        }
+        guard let location = response.headers["Location"]?.trimmingCharacters(in: .whitespaces),
             !location.isEmpty,
             let target = resolve(location, against: request.url)
         else { return nil }

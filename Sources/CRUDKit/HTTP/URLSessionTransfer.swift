@@ -40,7 +40,30 @@ final class URLSessionTransfer: Sendable {
         var timer: (any DispatchSourceTimer)?
     }
 
-    typealias Continuation = CheckedContinuation<URLSessionTransferResult, any Error>
+    typealias Continuation = CheckedContinuation<Outcome, any Error>
+
+    /// What the task produced, as URLSession reported it; ``URLSessionTransport`` turns it into an
+    /// ``URLSessionTransferResult`` after resuming, off the session's serial work queue.
+    struct Outcome: Sendable {
+        var response: HTTPURLResponse
+        var body: Data
+        var wroteFile: Bool
+        var fileLength: Int64
+
+        /// The ``URLSessionTransferResult`` for this outcome.
+        var result: URLSessionTransferResult {
+            URLSessionTransferResult(
+                response: HTTPResponse(
+                    status: response.statusCode,
+                    headers: URLSessionTransport.headers(of: response),
+                    body: body,
+                    url: response.url
+                ),
+                wroteFile: wroteFile,
+                fileLength: fileLength
+            )
+        }
+    }
 
     let observer: TransferObserver
     let idleTimeout: TimeInterval
@@ -52,6 +75,7 @@ final class URLSessionTransfer: Sendable {
     let state: Locked<State>
 
     private static let timerQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.timers")
+    private static let cancelQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.cancel")
 
     init(
         sink: Sink,
@@ -113,8 +137,14 @@ final class URLSessionTransfer: Sendable {
             if state.failure == nil { state.failure = error }
             return finish(&state)
         }
-        task?.cancel()
+        if let task { Self.cancelLater(task) }
         continuation?.resume(throwing: error)
+    }
+
+    /// Cancels `task` from another thread: `URLSessionTask.cancel()` waits for the session's work queue, which
+    /// is where delegate callbacks run on Linux, and a task-cancellation handler must not wait for it either.
+    private static func cancelLater(_ task: URLSessionTask) {
+        cancelQueue.async { task.cancel() }
     }
 
     /// Marks the state finished and releases what it holds; returns the continuation to resume (outside the lock).
@@ -231,8 +261,8 @@ final class URLSessionTransfer: Sendable {
     }
 
     func didComplete(_ error: (any Error)?) {
-        typealias Outcome = (Continuation?, Result<URLSessionTransferResult, CRUDError>)
-        let (continuation, result) = state.withLock { state -> Outcome in
+        typealias Settled = (Continuation?, Result<Outcome, CRUDError>)
+        let (continuation, result) = state.withLock { state -> Settled in
             guard !state.finished else { return (nil, .failure(.cancelled)) }
             let (continuation, _) = finish(&state)
             if let error {
@@ -243,17 +273,10 @@ final class URLSessionTransfer: Sendable {
             }
             var wroteFile = false
             if case .file = state.sink, (200..<300).contains(http.statusCode) { wroteFile = true }
-            let response = HTTPResponse(
-                status: http.statusCode,
-                headers: URLSessionTransport.headers(of: http),
-                body: state.body,
-                url: http.url
-            )
             let length = state.fileBase + state.received
-            return (
-                continuation,
-                .success(URLSessionTransferResult(response: response, wroteFile: wroteFile, fileLength: length))
-            )
+            let outcome = Outcome(response: http, body: state.body, wroteFile: wroteFile, fileLength: length)
+            state.body = Data()
+            return (continuation, .success(outcome))
         }
         continuation?.resume(with: result)
     }

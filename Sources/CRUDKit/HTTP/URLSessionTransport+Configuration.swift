@@ -14,7 +14,8 @@ extension URLSessionTransport {
         /// behind each other; 32 lets 64 concurrent requests share few enough connections to be reused.
         public var maximumConnectionsPerHost: Int
         /// Seconds without a byte sent or received before a request fails with ``CRUDError/Timeout/idle(_:)``;
-        /// a request's own ``HTTPRequest/timeout`` wins.
+        /// a request's own ``HTTPRequest/timeout`` wins. On Linux, URLSession counts whole seconds, so a fraction is
+        /// rounded up (0.3 acts as 1).
         public var idleTimeout: TimeInterval
         /// Seconds the whole exchange may take, redirects included, before it fails with
         /// ``CRUDError/Timeout/deadline(_:)``; `nil` for none. A request's own ``HTTPRequest/deadline`` wins.

@@ -25,13 +25,17 @@ extension URLSessionTransport {
 
     /// The header fields of `response`, sorted by name (URLSession does not keep their order).
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String else { return nil }
-            return (name, value as? String ?? "\(value)")
+        var fields: [(key: String, name: String, value: String)] = []
+        let all = response.allHeaderFields
+        fields.reserveCapacity(all.count)
+        for (key, value) in all {
+            guard let name = key as? String else { continue }
+            fields.append((name.lowercased(), name, value as? String ?? "\(value)"))
         }
-        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(name: name, value: value)
+        fields.sort { $0.key < $1.key }
+        var headers = HTTPHeaders()
+        for field in fields {
+            headers.add(name: field.name, value: field.value)
         }
         return headers
     }

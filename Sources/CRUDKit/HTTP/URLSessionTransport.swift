@@ -29,8 +29,10 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     let session: URLSession
     let delegate: URLSessionTransportDelegate
+    #if !canImport(FoundationNetworking)
     /// The queue under the delegate queue; `OperationQueue.underlyingQueue` does not keep it alive.
     private let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
+    #endif
 
     /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, cookies kept in memory for this
     /// transport only, no response cache).
@@ -41,22 +43,37 @@ public final class URLSessionTransport: Transport {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
         // The idle timeout is set per request; the deadline is our own timer (Linux ignores the resource timeout).
-        sessionConfiguration.timeoutIntervalForRequest = configuration.idleTimeout
+        sessionConfiguration.timeoutIntervalForRequest = Self.urlSessionTimeout(configuration.idleTimeout)
         sessionConfiguration.timeoutIntervalForResource = Self.backstopTimeout
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = URLSessionTransportDelegate()
+        #if canImport(FoundationNetworking)
+        // Delegate callbacks run inline on the session's serial work queue (see InlineDelegateQueue).
+        let queue: OperationQueue = InlineDelegateQueue()
+        #else
         let queue = OperationQueue()
+        queue.underlyingQueue = delegateDispatchQueue
+        #endif
         queue.maxConcurrentOperationCount = 1
         queue.name = "CRUDKit.URLSessionTransport.delegate"
-        // A dispatch queue underneath makes each delegate call much cheaper on Linux (measured in Benchmarks/).
-        queue.underlyingQueue = delegateDispatchQueue
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
     deinit { session.invalidateAndCancel() }
 
     private static let backstopTimeout: TimeInterval = 7 * 24 * 3600
+
+    /// The idle timeout as URLSession is given it. FoundationNetworking truncates it to whole seconds
+    /// (`Int(timeoutInterval) * 1000` milliseconds), so 0.3 became 0 and fired at once; on Linux a fraction is
+    /// rounded up to the next second instead.
+    static func urlSessionTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        #if canImport(FoundationNetworking)
+        return max(1, seconds.rounded(.up))
+        #else
+        return seconds
+        #endif
+    }
 
     /// Sends `request`, following redirects, and returns the final response.
     ///
@@ -151,7 +168,7 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     ) async throws -> URLSessionTransferResult {
         if Task.isCancelled { throw CRUDError.cancelled }
-        let urlRequest = try makeURLRequest(request)
+        let urlRequest = makeURLRequest(request)
         var uploadLength: Int64?
         if case .file(let url) = request.body {
             let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
@@ -171,7 +188,7 @@ public final class URLSessionTransport: Transport {
             onFileResponse: onFileResponse
         )
         let session = self.session
-        return try await withTaskCancellationHandler {
+        let outcome = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation: continuation, delegate: delegate) {
                     switch request.body {
@@ -187,23 +204,42 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             transfer.fail(.cancelled)
         }
+        return outcome.result
     }
 
     /// The `URLRequest` for `request`, with CRUDKit's default headers.
-    func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
+    ///
+    /// The header fields are collected first and set at once: each `URLRequest.addValue` call compares the new
+    /// name with every field already set, lower-casing both, which cost more than the rest of this method.
+    /// Repeated names are joined with a comma, as `addValue` does.
+    func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = request.timeout ?? configuration.idleTimeout
-        urlRequest.httpShouldHandleCookies = !request.headers.contains("Cookie")
+        urlRequest.timeoutInterval = Self.urlSessionTimeout(request.timeout ?? configuration.idleTimeout)
+        var fields: [String: String] = [:]
+        var spellings: [(key: String, name: String)] = []
+        var hasCookie = false
+        var hasUserAgent = false
+        var hasContentType = false
         for field in request.headers {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+            let key = field.name.lowercased()
+            switch key {
+            case "cookie": hasCookie = true
+            case "user-agent": hasUserAgent = true
+            case "content-type": hasContentType = true
+            default: break
+            }
+            if let earlier = spellings.first(where: { $0.key == key }) {
+                fields[earlier.name] = (fields[earlier.name] ?? "") + "," + field.value
+            } else {
+                spellings.append((key, field.name))
+                fields[field.name] = field.value
+            }
         }
-        if !request.headers.contains("User-Agent") {
-            urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        }
-        if !request.body.isEmpty && !request.headers.contains("Content-Type") {
-            urlRequest.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        }
+        if !hasUserAgent { fields["User-Agent"] = configuration.userAgent }
+        if !request.body.isEmpty && !hasContentType { fields["Content-Type"] = "application/octet-stream" }
+        urlRequest.httpShouldHandleCookies = !hasCookie
+        urlRequest.allHTTPHeaderFields = fields
         return urlRequest
     }
 }

@@ -1,0 +1,137 @@
+import Foundation
+
+/// What a family of servers expects, set in one go: trailing slash, query list style, pagination, error body
+/// shape and authorization scheme.
+///
+/// ```swift
+/// let api = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
+/// ```
+///
+/// | preset | trailing slash | lists in queries | pagination | errors | `Authorization` |
+/// |---|---|---|---|---|---|
+/// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` |
+/// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
+/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count`) | Rails | `Bearer` |
+/// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
+public struct APIConventions: Sendable, Hashable {
+    /// A name for logs and descriptions.
+    public var name: String
+    /// Whether built URLs end with `/` (applied to ``APIConfiguration/trailingSlash`` by
+    /// ``APIConfiguration/apply(_:)``).
+    public var trailingSlash: TrailingSlash
+    /// How lists in query parameters are written (applied to ``APIConfiguration/queryStyle``).
+    public var queryStyle: FormParameters.ArrayStyle
+    /// How lists are paginated, unless a model says otherwise.
+    public var pagination: Pagination
+    /// The error body shape ``API/serverErrors(in:)`` reads.
+    public var errorShape: ServerErrorShape
+    /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
+    public var authorizationScheme: String
+
+    /// Creates conventions.
+    /// - Parameters:
+    ///   - name: A name for logs.
+    ///   - trailingSlash: Whether built URLs end with `/`.
+    ///   - queryStyle: How lists in queries are written.
+    ///   - pagination: How lists are paginated.
+    ///   - errorShape: The error body shape.
+    ///   - authorizationScheme: The `Authorization` scheme for tokens.
+    public init(
+        name: String,
+        trailingSlash: TrailingSlash = .asGiven,
+        queryStyle: FormParameters.ArrayStyle = .brackets,
+        pagination: Pagination = .automatic,
+        errorShape: ServerErrorShape = .automatic,
+        authorizationScheme: String = "Bearer"
+    ) {
+        self.name = name
+        self.trailingSlash = trailingSlash
+        self.queryStyle = queryStyle
+        self.pagination = pagination
+        self.errorShape = errorShape
+        self.authorizationScheme = authorizationScheme
+    }
+
+    /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
+    /// `Bearer` tokens.
+    public static let standard = APIConventions(name: "standard")
+
+    /// Django REST framework: a trailing slash on every path (DRF redirects without one, and a redirected write
+    /// loses its body), repeated keys for lists (`?tags=a&tags=b`, what django-filter reads), the page-number
+    /// envelope `{count, next, previous, results}`, DRF's error bodies (`{"field": ["…"]}`,
+    /// `non_field_errors`, `detail`), and `Authorization: Token <key>`.
+    public static let djangoREST = APIConventions(
+        name: "djangoREST", trailingSlash: .always, queryStyle: .repeatedKeys, pagination: .djangoREST,
+        errorShape: .djangoREST, authorizationScheme: "Token")
+
+    /// Rails: no trailing slash, bracketed lists (`tags[]=a`), automatic pagination (a `Link` header with
+    /// `X-Total-Count`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`, `Bearer` tokens.
+    public static let rails = APIConventions(name: "rails", trailingSlash: .never, errorShape: .rails)
+
+    /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
+    /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
+    public static let jsonAPI = APIConventions(
+        name: "jsonAPI", trailingSlash: .never,
+        pagination: .envelope(items: "data", next: "links.next", total: "meta.total"), errorShape: .jsonAPI)
+
+    /// The `Authorization` header for `token` in this convention's scheme (`Token abc…` for DRF).
+    /// - Parameter token: The token or key.
+    /// - Returns: One header.
+    public func authorization(token: String) -> HTTPHeaders {
+        ["Authorization": "\(authorizationScheme) \(token)"]
+    }
+}
+
+extension APIConfiguration {
+    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together.
+    /// - Parameter conventions: The conventions.
+    public mutating func apply(_ conventions: APIConventions) {
+        self.conventions = conventions
+        trailingSlash = conventions.trailingSlash
+        queryStyle = conventions.queryStyle
+    }
+}
+
+extension API {
+    /// Creates an API for a server that follows `conventions`.
+    ///
+    /// ```swift
+    /// let drf = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
+    /// ```
+    /// - Parameters:
+    ///   - baseURL: The URL paths are relative to.
+    ///   - conventions: The server's conventions (trailing slash, query style, pagination, errors).
+    ///   - token: A token sent as `Authorization: <scheme> <token>` with every request, if given.
+    ///   - headers: Headers sent with every request.
+    ///   - transport: What sends the requests.
+    ///   - interceptors: What every request goes through, in order.
+    ///   - retryPolicy: When failed requests are sent again.
+    ///   - logHandler: Receives an event per request, response, failure and retry.
+    public convenience init(
+        baseURL: URL?,
+        conventions: APIConventions,
+        token: String? = nil,
+        headers: HTTPHeaders = [:],
+        transport: (any Transport)? = nil,
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        logHandler: LogHandler? = nil
+    ) {
+        var merged = headers
+        if let token { merged = merged.merging(conventions.authorization(token: token)) }
+        var configuration = APIConfiguration(
+            baseURL: baseURL, headers: merged, transport: transport, interceptors: interceptors,
+            retryPolicy: retryPolicy, logHandler: logHandler)
+        configuration.apply(conventions)
+        self.init(configuration: configuration)
+    }
+
+    /// What the server said in the body of a failed answer, read in this API's
+    /// ``APIConventions/errorShape``; `nil` when `error` has no response or its body holds nothing readable.
+    /// - Parameter error: A failure of one of this API's requests.
+    /// - Returns: The field errors and messages.
+    public func serverErrors(in error: any Error) -> ServerErrorDetails? {
+        guard let response = (error as? CRUDError)?.response else { return nil }
+        return ServerErrorDetails(response: response, shape: configuration.conventions.errorShape)
+    }
+}

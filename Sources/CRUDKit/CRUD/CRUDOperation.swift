@@ -1,0 +1,13 @@
+/// One of the five operations a model can offer; each may have a path of its own (see ``CRUDResource/readPath``).
+public enum CRUDOperation: String, Sendable, Hashable, CaseIterable {
+    /// `POST /people`.
+    case create
+    /// `GET /people/{id}`.
+    case read
+    /// `PUT /people/{id}` and `PATCH /people/{id}`.
+    case update
+    /// `DELETE /people/{id}`.
+    case delete
+    /// `GET /people` (``Enumeratable/list(_:)``, ``Enumeratable/page(_:)`` and ``Enumeratable/all(_:)``).
+    case list
+}

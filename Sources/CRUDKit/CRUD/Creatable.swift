@@ -1,0 +1,56 @@
+import Foundation
+
+/// A model that can be created: `POST /people` with its attributes.
+///
+/// ```swift
+/// let made = try await Person(firstName: "Ada", lastName: "Lovelace").create()   // made.id is set
+/// ```
+///
+/// The answer is the server's copy. When the server answers without a body (`204`, or `201` with only a
+/// `Location` header), the new value is read back from `Location`, or by its id when the model had one.
+public protocol Creatable: WritableResource {}
+
+extension ResourceScope where Model: Creatable {
+    /// Creates `model` in this scope's collection: `POST /people` (or `/people/12/posts`).
+    /// - Parameter model: The value to create; its id, if any, is sent as the model encodes it.
+    /// - Returns: The server's copy.
+    /// - Throws: ``CRUDError`` (see ``CRUDError/fieldErrors`` for a validation failure).
+    @discardableResult
+    public func create(_ model: Model) async throws -> Model {
+        try await performCreate(model).0
+    }
+
+    /// Creates `model` in this scope's collection, as a ``Future``.
+    /// - Parameter model: The value to create.
+    /// - Returns: A future of the server's copy.
+    @discardableResult
+    public func create(_ model: Model) -> Future<Model> {
+        future { try await performCreate(model).0 }
+    }
+
+    func performCreate(_ model: Model) async throws -> (Model, HTTPResponse) {
+        let endpoint = try collectionEndpoint(for: .create)
+        let body = try model.requestJSON(coding: api.configuration.coding)
+        let response = try await exchange(.post, endpoint, body: body)
+        let id = model.id.map(\.description).flatMap { $0.isEmpty ? nil : $0 }
+        return try await written(response, id: id)
+    }
+}
+
+extension Creatable {
+    /// Creates this value on the server: `POST /people` with its attributes.
+    /// - Returns: The server's copy (with its id); this value is not changed.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func create() async throws -> Self {
+        try await Self.scope.performCreate(self).0
+    }
+
+    /// Creates this value on the server, as a ``Future``.
+    /// - Returns: A future of the server's copy.
+    @discardableResult
+    public func create() -> Future<Self> {
+        let scope = Self.scope
+        return scope.future { try await scope.performCreate(self).0 }
+    }
+}

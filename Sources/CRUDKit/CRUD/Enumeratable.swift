@@ -1,0 +1,147 @@
+import Foundation
+
+/// A model whose collection can be listed: `GET /people?…`, one page (``list(_:)``, ``page(_:)``) or every page
+/// lazily (``all(_:)``).
+///
+/// ```swift
+/// let adults = try await Person.list(["age_gte": "30"])      // the first page
+/// let page = try await Person.page()                         // items, total, next
+/// for try await person in Person.all() { … }                 // every page, fetched as needed
+/// ```
+public protocol Enumeratable: CRUDResource {}
+
+extension ResourceScope where Model: Enumeratable {
+    /// The pagination in force: the model's, else the API's conventions'.
+    public var pagination: Pagination {
+        Model.pagination ?? api.configuration.conventions.pagination
+    }
+
+    /// The first page's items: `GET /people?…`.
+    /// - Parameter query: Filters and other query parameters (`["age_gte": "30"]`).
+    /// - Returns: The items of the first page.
+    /// - Throws: ``CRUDError``.
+    public func list(_ query: FormParameters = [:]) async throws -> [Model] {
+        try await fetchPage(pagination.firstRequest(query)).items
+    }
+
+    /// The first page's items, as a ``Future``.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: A future of the items.
+    public func list(_ query: FormParameters = [:]) -> Future<[Model]> {
+        future { try await fetchPage(pagination.firstRequest(query)).items }
+    }
+
+    /// The first page, with the total when known and the way to the next page.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: The page.
+    /// - Throws: ``CRUDError``.
+    public func page(_ query: FormParameters = [:]) async throws -> Page<Model> {
+        try await fetchPage(pagination.firstRequest(query))
+    }
+
+    /// The first page, as a ``Future``.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: A future of the page.
+    public func page(_ query: FormParameters = [:]) -> Future<Page<Model>> {
+        future { try await fetchPage(pagination.firstRequest(query)) }
+    }
+
+    /// Every item of every page, fetched lazily (see ``PageSequence``).
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: The sequence; nothing is requested before iteration starts.
+    public func all(_ query: FormParameters = [:]) -> PageSequence<Model> {
+        PageSequence(scope: self, first: pagination.firstRequest(query))
+    }
+
+    /// Fetches one page.
+    /// - Parameter request: The page's request (``Page/next``, or a ``PageRequest`` of your own).
+    /// - Returns: The page.
+    /// - Throws: ``CRUDError``; ``CRUDError/invalidRequest(reason:)`` when a link leads to another origin.
+    public func fetchPage(_ request: PageRequest) async throws -> Page<Model> {
+        let endpoint: Endpoint
+        if let url = request.url {
+            try checkOrigin(of: url)
+            endpoint = .url(url)
+        } else {
+            endpoint = try collectionEndpoint(for: .list)
+        }
+        let response = try await exchange(.get, endpoint, query: request.query)
+        let json = try document(response)
+        let pagination = pagination
+        let items: [Model]
+        do {
+            items = try Model.decodeResources(
+                from: json, at: pagination.itemsPath(in: json, collectionKey: Model.collectionKey),
+                coding: api.configuration.coding)
+        } catch {
+            throw CRUDError.decoding(error, body: response.body)
+        }
+        let total = pagination.total(in: json, response: response)
+        let next = pagination.next(
+            in: json, response: response, request: request, count: items.count, total: total,
+            resolve: { resolve($0, against: response.url ?? request.url) })
+        return Page(items: items, total: total, next: next, scope: self)
+    }
+
+    /// Refuses a server link to another scheme, host or port than the base URL's.
+    private func checkOrigin(of url: URL) throws {
+        guard let base = api.configuration.baseURL else { return }
+        func origin(_ url: URL) -> String {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+            return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        }
+        guard origin(url) == origin(base) else {
+            throw CRUDError.invalidRequest(
+                reason: "the next page link \(url.absoluteString) leads away from \(origin(base)); not followed")
+        }
+    }
+}
+
+extension Enumeratable {
+    /// The first page's items: `GET /people?…`.
+    ///
+    /// ```swift
+    /// let adults = try await Person.list(["age_gte": "30"])
+    /// ```
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: The items of the first page.
+    /// - Throws: ``CRUDError``.
+    public static func list(_ query: FormParameters = [:]) async throws -> [Self] {
+        let scope = scope
+        return try await scope.fetchPage(scope.pagination.firstRequest(query)).items
+    }
+
+    /// The first page's items, as a ``Future``.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: A future of the items.
+    public static func list(_ query: FormParameters = [:]) -> Future<[Self]> {
+        let scope = scope
+        return scope.future { try await scope.fetchPage(scope.pagination.firstRequest(query)).items }
+    }
+
+    /// The first page, with the total when known and the way to the next page.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: The page.
+    /// - Throws: ``CRUDError``.
+    public static func page(_ query: FormParameters = [:]) async throws -> Page<Self> {
+        let scope = scope
+        return try await scope.fetchPage(scope.pagination.firstRequest(query))
+    }
+
+    /// The first page, as a ``Future``.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: A future of the page.
+    public static func page(_ query: FormParameters = [:]) -> Future<Page<Self>> {
+        let scope = scope
+        return scope.future { try await scope.fetchPage(scope.pagination.firstRequest(query)) }
+    }
+
+    /// Every item of every page, fetched only as the consumer gets there (see ``PageSequence``); in `Future`
+    /// code, ``PageSequence/collect()-(Future<[Model]>)`` gathers them.
+    /// - Parameter query: Filters and other query parameters.
+    /// - Returns: The sequence; nothing is requested before iteration starts.
+    public static func all(_ query: FormParameters = [:]) -> PageSequence<Self> {
+        scope.all(query)
+    }
+}

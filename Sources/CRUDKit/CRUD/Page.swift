@@ -1,0 +1,59 @@
+import Foundation
+
+/// One page of a list: its items, the total when the server says, and how to fetch the next page.
+///
+/// ```swift
+/// var page = try await Person.page(["page_size": "50"])
+/// while true {
+///     show(page.items, of: page.total)
+///     guard let next = try await page.nextPage() else { break }
+///     page = next
+/// }
+/// ```
+public struct Page<Model: CRUDResource>: Sendable {
+    /// The items of this page, in the server's order.
+    public let items: [Model]
+    /// The total number of items in the whole list, when the server says (an envelope's `count`, `X-Total-Count`).
+    public let total: Int?
+    /// The request for the next page; `nil` on the last page.
+    public let next: PageRequest?
+    /// The scope the page was read from (and the next one is read from).
+    public let scope: ResourceScope<Model>
+
+    /// Creates a page.
+    /// - Parameters:
+    ///   - items: The items.
+    ///   - total: The total, if known.
+    ///   - next: The next page's request, if any.
+    ///   - scope: Where the next page is read from.
+    public init(items: [Model], total: Int?, next: PageRequest?, scope: ResourceScope<Model>) {
+        self.items = items
+        self.total = total
+        self.next = next
+        self.scope = scope
+    }
+
+    /// Whether there is a page after this one.
+    public var hasNext: Bool { next != nil }
+}
+
+extension Page where Model: Enumeratable {
+    /// Fetches the next page, or answers `nil` on the last page (without a request).
+    /// - Returns: The next page, or `nil`.
+    /// - Throws: ``CRUDError``.
+    public func nextPage() async throws -> Page<Model>? {
+        guard let next else { return nil }
+        return try await scope.fetchPage(next)
+    }
+
+    /// Fetches the next page, as a ``Future``; `nil` on the last page.
+    /// - Returns: A future of the next page, or of `nil`.
+    public func nextPage() -> Future<Page<Model>?> {
+        let scope = scope
+        let next = next
+        return scope.future {
+            guard let next else { return nil }
+            return try await scope.fetchPage(next)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+// How a `Pagination` reads one page's answer: where the items are, the total, and the next page.
+
+extension Pagination {
+    /// The keys an ``automatic`` pagination looks for the items under, in order.
+    static let itemKeys = ["results", "data", "items"]
+    /// The keys an ``automatic`` pagination looks for the total under, in order.
+    static let totalKeys = ["count", "total"]
+
+    /// The first page's request for `query`: the limit (and offset 0) or the page size added when configured and
+    /// not already given.
+    func firstRequest(_ query: FormParameters) -> PageRequest {
+        var query = query
+        switch style {
+        case .offset(let parameter, let limitParameter, let limit):
+            if query[limitParameter] == nil { query.append(limitParameter, .string(String(limit))) }
+            if query[parameter] == nil { query.append(parameter, "0") }
+        case .pageNumber(_, _, let sizeParameter?, let pageSize?):
+            if query[sizeParameter] == nil { query.append(sizeParameter, .string(String(pageSize))) }
+        default:
+            break
+        }
+        return PageRequest(query: query)
+    }
+
+    /// Where the items sit in `json`: the model's collection key, the envelope's key, or an automatic guess.
+    func itemsPath(in json: JSON, collectionKey: String?) -> String {
+        if let collectionKey { return collectionKey }
+        switch style {
+        case .plain: return ""
+        case .envelope(let items, _, _): return items
+        default:
+            guard case .object(let object) = json else { return "" }
+            return Self.itemKeys.first { object[$0]?.array != nil } ?? ""
+        }
+    }
+
+    /// The total number of items, from the envelope or the total header.
+    func total(in json: JSON, response: HTTPResponse) -> Int? {
+        switch style {
+        case .envelope(_, _, let key?):
+            if let total = json.value(atPath: key)?.int { return total }
+        case .plain, .envelope:
+            break
+        default:
+            if case .object(let object) = json {
+                for key in Self.totalKeys {
+                    if let total = object[key]?.int { return total }
+                }
+            }
+        }
+        guard let header = totalHeader, let value = response.headers[header] else { return nil }
+        return Int(value.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The next page's request, or `nil` after the last page.
+    /// - Parameters:
+    ///   - json: The page's document.
+    ///   - response: The page's response.
+    ///   - request: The request that fetched it.
+    ///   - count: How many items it held.
+    ///   - total: The total, if known.
+    ///   - resolve: Makes a link from the server absolute.
+    func next(
+        in json: JSON,
+        response: HTTPResponse,
+        request: PageRequest,
+        count: Int,
+        total: Int?,
+        resolve: (String) -> URL?
+    ) -> PageRequest? {
+        switch style {
+        case .plain:
+            return nil
+        case .envelope(_, let key, _):
+            guard let key, let link = json.value(atPath: key)?.string, !link.isEmpty else { return nil }
+            return resolve(link).map(PageRequest.init(url:))
+        case .linkHeader:
+            return linkNext(response, resolve: resolve)
+        case .automatic:
+            if case .object(let object) = json, let value = object["next"] {
+                guard let link = value.string, !link.isEmpty else { return nil }
+                return resolve(link).map(PageRequest.init(url:))
+            }
+            return linkNext(response, resolve: resolve)
+        case .pageNumber(let parameter, let firstPage, _, let pageSize):
+            guard request.url == nil, count > 0 else { return nil }
+            if let pageSize, count < pageSize { return nil }
+            let current = Self.integer(request.query[parameter]) ?? firstPage
+            if let total, (current - firstPage + 1) * (pageSize ?? count) >= total { return nil }
+            return PageRequest(query: Self.replacing(parameter, with: current + 1, in: request.query))
+        case .offset(let parameter, let limitParameter, let limit):
+            guard request.url == nil, count > 0 else { return nil }
+            let asked = Self.integer(request.query[limitParameter]) ?? limit
+            if count < asked { return nil }
+            let current = Self.integer(request.query[parameter]) ?? 0
+            if let total, current + count >= total { return nil }
+            return PageRequest(query: Self.replacing(parameter, with: current + count, in: request.query))
+        }
+    }
+
+    private func linkNext(_ response: HTTPResponse, resolve: (String) -> URL?) -> PageRequest? {
+        guard let link = LinkHeader.target(of: "next", in: response.headers.values(for: "Link")) else { return nil }
+        return resolve(link).map(PageRequest.init(url:))
+    }
+
+    private static func integer(_ value: FormValue?) -> Int? {
+        guard case .string(let text)? = value else { return nil }
+        return Int(text)
+    }
+
+    private static func replacing(_ name: String, with value: Int, in query: FormParameters) -> FormParameters {
+        var query = query
+        query.fields.removeAll { $0.name == name }
+        query.append(name, .string(String(value)))
+        return query
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// How a server splits a list into pages, and so how ``Enumeratable/page(_:)`` finds the items, the total and
+/// the next page, and how ``Enumeratable/all(_:)`` walks them.
+///
+/// ``automatic`` (the default) recognises by itself a plain array, an envelope with `results`/`data`/`items`
+/// (and `next`, `count`/`total`), an RFC 8288 `Link: <…>; rel="next"` header and an `X-Total-Count` header, so
+/// only unusual servers need configuring, per API (``APIConventions/pagination``) or per model
+/// (``CRUDResource/pagination``).
+///
+/// ```swift
+/// static let pagination: Pagination? = .offset(limit: 50)              // ?offset=0&limit=50, then 50, 100…
+/// static let pagination: Pagination? = .envelope(items: "data.people", next: "links.next", total: "meta.total")
+/// ```
+public struct Pagination: Sendable, Hashable {
+    /// The kinds of pagination.
+    public enum Style: Sendable, Hashable {
+        /// Envelope or `Link` header, whichever the answer has; a plain array is one page.
+        case automatic
+        /// A plain array: everything in one answer.
+        case plain
+        /// An object holding the items, the next page's URL and the total under the given keys (key paths).
+        case envelope(items: String, next: String?, total: String?)
+        /// An RFC 8288 `Link` header with `rel="next"`.
+        case linkHeader
+        /// A page-number query parameter; the next page is asked for until a page comes back short or empty.
+        case pageNumber(parameter: String, firstPage: Int, sizeParameter: String?, pageSize: Int?)
+        /// An offset query parameter with a limit; the next page is asked for until one comes back short.
+        case offset(parameter: String, limitParameter: String, limit: Int)
+    }
+
+    /// The kind of pagination.
+    public var style: Style
+    /// The response header holding the total number of items, when the body does not say.
+    public var totalHeader: String?
+
+    /// Creates a pagination from a style.
+    /// - Parameters:
+    ///   - style: The kind.
+    ///   - totalHeader: The header holding the total (`X-Total-Count` by default).
+    public init(_ style: Style, totalHeader: String? = "X-Total-Count") {
+        self.style = style
+        self.totalHeader = totalHeader
+    }
+
+    /// Recognises envelopes (`results`, `data`, `items` with `next` and `count`/`total`), `Link` headers and
+    /// `X-Total-Count` by itself.
+    public static let automatic = Pagination(.automatic)
+
+    /// A plain array: one page holds everything.
+    public static let plain = Pagination(.plain)
+
+    /// Django REST framework's `{"count": …, "next": …, "previous": …, "results": […]}`.
+    public static let djangoREST = Pagination.envelope(items: "results", next: "next", total: "count")
+
+    /// An envelope object.
+    /// - Parameters:
+    ///   - items: The key path of the items (`"results"`, `"data.people"`).
+    ///   - next: The key path of the next page's URL (absolute or relative); `nil` or `null` ends the walk.
+    ///   - total: The key path of the total number of items, if any.
+    /// - Returns: The pagination.
+    public static func envelope(items: String, next: String? = "next", total: String? = nil) -> Pagination {
+        Pagination(.envelope(items: items, next: next, total: total))
+    }
+
+    /// An RFC 8288 `Link` header (`<https://…?page=2>; rel="next"`), with the total in `totalHeader`.
+    /// - Parameter totalHeader: The header holding the total (`X-Total-Count` by default).
+    /// - Returns: The pagination.
+    public static func linkHeader(totalHeader: String? = "X-Total-Count") -> Pagination {
+        Pagination(.linkHeader, totalHeader: totalHeader)
+    }
+
+    /// Page numbers in a query parameter: `?page=1`, `?page=2`… until a page comes back empty or shorter than
+    /// `pageSize`, or the total is reached.
+    /// - Parameters:
+    ///   - parameter: The page parameter's name.
+    ///   - firstPage: The number of the first page.
+    ///   - sizeParameter: The page-size parameter's name, sent with `pageSize` when both are given.
+    ///   - pageSize: The page size to ask for (and to recognise the last page by).
+    /// - Returns: The pagination.
+    public static func pageNumber(
+        _ parameter: String = "page", firstPage: Int = 1, sizeParameter: String? = nil, pageSize: Int? = nil
+    ) -> Pagination {
+        Pagination(
+            .pageNumber(parameter: parameter, firstPage: firstPage, sizeParameter: sizeParameter, pageSize: pageSize))
+    }
+
+    /// An offset and a limit in query parameters: `?offset=0&limit=50`, then `offset=50`… until a page comes back
+    /// shorter than `limit`, or the total is reached.
+    /// - Parameters:
+    ///   - parameter: The offset parameter's name.
+    ///   - limitParameter: The limit parameter's name.
+    ///   - limit: The page size to ask for.
+    /// - Returns: The pagination.
+    public static func offset(
+        _ parameter: String = "offset", limitParameter: String = "limit", limit: Int
+    ) -> Pagination {
+        Pagination(.offset(parameter: parameter, limitParameter: limitParameter, limit: max(1, limit)))
+    }
+}

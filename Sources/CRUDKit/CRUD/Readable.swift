@@ -1,0 +1,94 @@
+import Foundation
+
+/// A model that can be read by its id: `GET /people/12`.
+///
+/// ```swift
+/// let ada = try await Person.read(id: 12)        // async
+/// Person.read(id: 12).onSuccess { ada in … }     // Future
+/// let fresh = try await ada.read()                // a new value; `ada` is not changed
+/// ```
+public protocol Readable: CRUDResource {}
+
+extension ResourceScope where Model: Readable {
+    /// Reads the value with `id`: `GET /people/{id}` (under this scope's parent, if any).
+    /// - Parameters:
+    ///   - id: The id, sent as one percent-encoded path segment.
+    ///   - headers: Extra headers for this request.
+    /// - Returns: The server's value.
+    /// - Throws: ``CRUDError`` (``CRUDError/isNotFound`` for a 404).
+    public func read(id: Model.ID, headers: HTTPHeaders = [:]) async throws -> Model {
+        try await performRead(id: id, headers: headers).0
+    }
+
+    /// Reads the value with `id`, as a ``Future``.
+    /// - Parameters:
+    ///   - id: The id, sent as one percent-encoded path segment.
+    ///   - headers: Extra headers for this request.
+    /// - Returns: A future of the server's value; cancel it to cancel the request.
+    public func read(id: Model.ID, headers: HTTPHeaders = [:]) -> Future<Model> {
+        future { try await performRead(id: id, headers: headers).0 }
+    }
+
+    /// Reads `model` again by its id, as a new value.
+    /// - Parameter model: The value to read again; it needs an id.
+    /// - Returns: The server's value.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise ``CRUDError``.
+    public func read(_ model: Model) async throws -> Model {
+        try await performRead(model).0
+    }
+
+    /// Reads `model` again by its id, as a ``Future``.
+    /// - Parameter model: The value to read again; it needs an id.
+    /// - Returns: A future of the server's value.
+    public func read(_ model: Model) -> Future<Model> {
+        future { try await performRead(model).0 }
+    }
+
+    func performRead(id: Model.ID, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
+        try await fetchOne(memberEndpoint(for: .read, id: id), headers: headers)
+    }
+
+    func performRead(_ model: Model, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
+        try await fetchOne(memberEndpoint(for: .read, of: model), headers: headers)
+    }
+}
+
+extension Readable {
+    /// Reads the value with `id`: `GET /people/{id}`.
+    ///
+    /// ```swift
+    /// let ada = try await Person.read(id: 12)
+    /// ```
+    /// - Parameter id: The id, sent as one percent-encoded path segment (`"a/b"` stays one segment).
+    /// - Returns: The server's value.
+    /// - Throws: ``CRUDError`` (``CRUDError/isNotFound`` for a 404).
+    public static func read(id: ID) async throws -> Self {
+        try await scope.performRead(id: id).0
+    }
+
+    /// Reads the value with `id`, as a ``Future``.
+    ///
+    /// ```swift
+    /// Person.read(id: 12).onSuccess { ada in show(ada) }
+    /// ```
+    /// - Parameter id: The id, sent as one percent-encoded path segment.
+    /// - Returns: A future of the server's value; cancel it to cancel the request.
+    public static func read(id: ID) -> Future<Self> {
+        let scope = scope
+        return scope.future { try await scope.performRead(id: id).0 }
+    }
+
+    /// Reads this value again by its id: a new value; this one is not changed.
+    /// - Returns: The server's value.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    public func read() async throws -> Self {
+        try await Self.scope.performRead(self).0
+    }
+
+    /// Reads this value again by its id, as a ``Future``.
+    /// - Returns: A future of the server's value.
+    public func read() -> Future<Self> {
+        let scope = Self.scope
+        return scope.future { try await scope.performRead(self).0 }
+    }
+}

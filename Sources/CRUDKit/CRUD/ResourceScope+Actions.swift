@@ -1,0 +1,203 @@
+import Foundation
+
+// Custom member actions (`POST /people/12/activate`) and collection actions (`GET /people/search?q=…`).
+
+extension ResourceScope {
+    /// Runs a collection action: `GET /people/search?q=ada`, `POST /people/import`.
+    ///
+    /// ```swift
+    /// let found: [Person] = try await Person.scope.action(.get, "search", query: ["q": "ada"])
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the collection (`"search"`, or several segments `"reports/daily"`).
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    /// - Returns: The answer.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) async throws -> Result {
+        try await performAction(method, name, id: nil, query: query, body: body)
+    }
+
+    /// Runs a collection action, as a ``Future``.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the collection.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: A future of the answer.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) -> Future<Result> {
+        future { try await performAction(method, name, id: nil, query: query, body: body) }
+    }
+
+    /// Runs a member action on `model`: `POST /people/12/activate`.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the member.
+    ///   - model: The value the action is about; it needs an id.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: The answer.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise
+    ///   ``CRUDError``.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        on model: Model,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) async throws -> Result {
+        try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body)
+    }
+
+    /// Runs a member action on `model`, as a ``Future``.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the member.
+    ///   - model: The value the action is about; it needs an id.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: A future of the answer.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        on model: Model,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) -> Future<Result> {
+        future { try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body) }
+    }
+
+    func performAction<Result: ActionResult>(
+        _ method: HTTPMethod, _ name: String, id: String?, query: FormParameters, body: RequestBody
+    ) async throws -> Result {
+        var segments = Model.path.split(separator: "/").map(String.init)
+        if let id { segments.append(id) }
+        segments += name.split(separator: "/").map(String.init)
+        let endpoint = try actionEndpoint(segments)
+        var request = Request<HTTPResponse>(method, endpoint)
+        request.query = query
+        request.body = body
+        let response = try await api.send(request)
+        do {
+            return try Result.actionResult(from: response, api: api)
+        } catch {
+            throw CRUDError.decoding(error, body: response.body)
+        }
+    }
+}
+
+extension CRUDResource {
+    /// Runs a collection action: `GET /people/search?q=ada` (see ``ResourceScope/action(_:_:query:body:as:)-(HTTPMethod,String,FormParameters,RequestBody,Result.Type)``).
+    ///
+    /// ```swift
+    /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"])
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the collection.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    /// - Returns: The answer.
+    /// - Throws: ``CRUDError``.
+    @discardableResult
+    public static func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) async throws -> Result {
+        try await scope.performAction(method, name, id: nil, query: query, body: body)
+    }
+
+    /// Runs a collection action, as a ``Future``.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the collection.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: A future of the answer.
+    @discardableResult
+    public static func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) -> Future<Result> {
+        let scope = scope
+        return scope.future { try await scope.performAction(method, name, id: nil, query: query, body: body) }
+    }
+
+    /// Runs a member action on this value: `POST /people/12/activate`.
+    ///
+    /// ```swift
+    /// let active: Person = try await ada.action(.post, "activate")
+    /// try await ada.action(.post, "notify", as: Okay.self)
+    /// ```
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the member.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: The answer.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) async throws -> Result {
+        try await Self.scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
+    }
+
+    /// Runs a member action on this value, as a ``Future``.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - name: The action's path under the member.
+    ///   - query: Query parameters.
+    ///   - body: The body.
+    ///   - type: The answer's type.
+    /// - Returns: A future of the answer.
+    @discardableResult
+    public func action<Result: ActionResult>(
+        _ method: HTTPMethod,
+        _ name: String,
+        query: FormParameters = [:],
+        body: RequestBody = .none,
+        as type: Result.Type = Result.self
+    ) -> Future<Result> {
+        let scope = Self.scope
+        return scope.future {
+            try await scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
+        }
+    }
+}

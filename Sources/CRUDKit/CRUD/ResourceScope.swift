@@ -1,0 +1,191 @@
+import Foundation
+
+/// Where a model's operations go: which ``API``, and under which parent path.
+///
+/// Every model operation runs through a scope. `Person.read(id: 12)` uses the default one (the model's
+/// ``CRUDResource/api``, no parent); ``CRUDResource/scoped(to:)`` puts a child collection under a parent
+/// (`/people/12/posts/7`), and ``CRUDResource/using(_:)`` names another API for a call.
+///
+/// ```swift
+/// let posts = Post.scoped(to: ada)                      // /people/12/posts
+/// let first = try await posts.read(id: 7)               // GET /people/12/posts/7
+/// let made = try await posts.create(Post(title: "Hi"))  // POST /people/12/posts
+/// let staging = try await Person.using(stagingAPI).read(id: 12)
+/// ```
+public struct ResourceScope<Model: CRUDResource>: Sendable {
+    /// The API requests go to.
+    public let api: API
+    /// The path segments in front of the model's collection path (`["people", "12"]`); empty at the top level.
+    public let parentSegments: [String]
+
+    /// Creates a scope.
+    /// - Parameters:
+    ///   - model: The model type.
+    ///   - api: The API; `nil` uses the model's ``CRUDResource/api``.
+    ///   - parentSegments: Path segments in front of the collection, each sent as one percent-encoded segment.
+    public init(_ model: Model.Type = Model.self, api: API? = nil, parentSegments: [String] = []) {
+        self.api = api ?? Model.api
+        self.parentSegments = parentSegments
+    }
+
+    /// The same scope on another API.
+    /// - Parameter api: The API to use.
+    /// - Returns: The new scope.
+    public func using(_ api: API) -> ResourceScope {
+        ResourceScope(api: api, parentSegments: parentSegments)
+    }
+
+    // MARK: - Paths
+
+    /// The collection endpoint of `operation` (`people`, or `people/12/posts` under a parent).
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the URL cannot be built.
+    public func collectionEndpoint(for operation: CRUDOperation) throws -> Endpoint {
+        try endpoint(parentSegments + Self.segments(of: Model.path(for: operation)))
+    }
+
+    /// The member endpoint of `operation` for `id` (`people/12`); the id is always exactly one segment.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` for an empty id or a URL that cannot be built.
+    public func memberEndpoint(for operation: CRUDOperation, id: Model.ID) throws -> Endpoint {
+        try memberEndpoint(for: operation, segment: Model.segment(for: id, operation: operation))
+    }
+
+    func memberEndpoint(for operation: CRUDOperation, segment: String) throws -> Endpoint {
+        try endpoint(parentSegments + Self.segments(of: Model.path(for: operation)) + [segment])
+    }
+
+    func memberEndpoint(for operation: CRUDOperation, of model: Model) throws -> Endpoint {
+        try memberEndpoint(for: operation, segment: model.requireID(for: operation))
+    }
+
+    /// The endpoint of an action's segments (collection path, perhaps id, action name) under this scope's parent.
+    func actionEndpoint(_ segments: [String]) throws -> Endpoint {
+        try endpoint(parentSegments + segments)
+    }
+
+    /// Segments as an endpoint, or as a URL built with the model's own trailing-slash rule when it differs.
+    private func endpoint(_ segments: [String]) throws -> Endpoint {
+        if let slash = Model.trailingSlash, slash != api.configuration.trailingSlash {
+            let builder = PathBuilder(
+                baseURL: api.configuration.baseURL, trailingSlash: slash, queryStyle: api.configuration.queryStyle)
+            return .url(try builder.url(segments: segments))
+        }
+        return .segments(segments)
+    }
+
+    private static func segments(of path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    // MARK: - Exchanges
+
+    /// Sends one request through the API's pipeline and answers the validated response.
+    func exchange(
+        _ method: HTTPMethod,
+        _ endpoint: Endpoint,
+        query: FormParameters = [:],
+        body: JSON? = nil,
+        headers: HTTPHeaders = [:]
+    ) async throws -> HTTPResponse {
+        var request = Request<HTTPResponse>(method, endpoint, headers: headers)
+        request.query = query
+        if let body { request.body = .json(body) }
+        return try await api.send(request)
+    }
+
+    /// Parses a response body as JSON (errors as ``CRUDError/decoding(_:)``).
+    func document(_ response: HTTPResponse) throws -> JSON {
+        do {
+            return try JSON(data: response.body, options: api.configuration.coding.parsing)
+        } catch {
+            throw CRUDError.decoding(error, body: response.body)
+        }
+    }
+
+    /// Maps one model from a response, under ``CRUDResource/objectKey`` when there is one.
+    func decodeOne(_ response: HTTPResponse) throws -> Model {
+        let json = try document(response)
+        do {
+            return try Model.decodeResource(from: json, at: Model.objectKey ?? "", coding: api.configuration.coding)
+        } catch {
+            throw CRUDError.decoding(error, body: response.body)
+        }
+    }
+
+    /// Reads one model at `endpoint`.
+    func fetchOne(_ endpoint: Endpoint, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
+        let response = try await exchange(.get, endpoint, headers: headers)
+        return (try decodeOne(response), response)
+    }
+
+    /// The model a write answered with: its body, or (for 204 or an empty 201) a read of the `Location` header,
+    /// or a read of `id`.
+    func written(_ response: HTTPResponse, id: String?) async throws -> (Model, HTTPResponse) {
+        if !Self.isBlank(response.body) { return (try decodeOne(response), response) }
+        if let location = response.headers["Location"], let url = resolve(location, against: response.url) {
+            return try await fetchOne(.url(url))
+        }
+        if let id {
+            return try await fetchOne(try memberEndpoint(for: .read, segment: id))
+        }
+        throw CRUDError.decoding(
+            CRUDError.DecodingFailure(
+                keyPath: "", expected: "the written \(Model.self), a Location header or an id to read it back",
+                found: "an empty body with status \(response.status)", body: response.body))
+    }
+
+    /// `reference` as an absolute URL, relative to the response's URL or the API's base URL.
+    func resolve(_ reference: String, against url: URL?) -> URL? {
+        guard let base = url ?? api.configuration.baseURL else { return URL(string: reference) }
+        return URL(string: reference, relativeTo: base)?.absoluteURL
+    }
+
+    private static func isBlank(_ body: Data) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+}
+
+extension CRUDResource {
+    /// The scope `Person.read(id:)` and the other operations use: the model's ``api``, no parent.
+    public static var scope: ResourceScope<Self> { ResourceScope() }
+
+    /// This model's operations on another API, for one call or a few.
+    ///
+    /// ```swift
+    /// let copy = try await Person.using(backupAPI).read(id: 12)
+    /// ```
+    /// - Parameter api: The API to talk to.
+    /// - Returns: A scope on that API.
+    public static func using(_ api: API) -> ResourceScope<Self> {
+        ResourceScope(api: api)
+    }
+
+    /// This model's collection under a parent value: `Post.scoped(to: ada)` reaches `people/12/posts` and
+    /// `people/12/posts/7` for all five operations.
+    ///
+    /// The parent's segments are its ``path`` and its id; a parent without an id fails each operation with
+    /// ``CRUDError/invalidRequest(reason:)`` before anything is sent.
+    /// - Parameters:
+    ///   - parent: The parent value.
+    ///   - api: The API; `nil` uses this model's ``api``.
+    /// - Returns: The nested scope.
+    public static func scoped<Parent: CRUDResource>(to parent: Parent, api: API? = nil) -> ResourceScope<Self> {
+        let idSegment = parent.id.map(\.description) ?? ""
+        return ResourceScope(api: api, parentSegments: Self.segments(of: Parent.path) + [idSegment])
+    }
+
+    /// This model's collection under a parent known by its id: `Post.scoped(to: Person.self, id: 12)`.
+    /// - Parameters:
+    ///   - parent: The parent type.
+    ///   - id: The parent's id.
+    ///   - api: The API; `nil` uses this model's ``api``.
+    /// - Returns: The nested scope.
+    public static func scoped<Parent: CRUDResource>(
+        to parent: Parent.Type, id: Parent.ID, api: API? = nil
+    ) -> ResourceScope<Self> {
+        ResourceScope(api: api, parentSegments: Self.segments(of: Parent.path) + [id.description])
+    }
+
+    private static func segments(of path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A model that can be replaced (`PUT /people/12`) or changed in part (`PATCH /people/12` with only the fields
+/// that differ from the value as it was read).
+///
+/// ```swift
+/// var edited = ada
+/// edited.favoriteColor = nil
+/// let saved = try await edited.update(from: ada)   // PATCH {"favorite_color": null}
+/// let replaced = try await edited.update()          // PUT with every attribute
+/// ```
+public protocol Updatable: WritableResource {}
+
+extension ResourceScope where Model: Updatable {
+    /// Replaces `model` on the server: `PUT /people/{id}` with all its attributes.
+    /// - Parameter model: The new state; it needs an id.
+    /// - Returns: The server's copy (read back by id when the answer has no body).
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @discardableResult
+    public func update(_ model: Model) async throws -> Model {
+        try await performUpdate(model).0
+    }
+
+    /// Replaces `model` on the server, as a ``Future``.
+    /// - Parameter model: The new state; it needs an id.
+    /// - Returns: A future of the server's copy.
+    @discardableResult
+    public func update(_ model: Model) -> Future<Model> {
+        future { try await performUpdate(model).0 }
+    }
+
+    /// Sends what changed from `original` to `model`: `PATCH /people/{id}` with a JSON Merge Patch (RFC 7396).
+    ///
+    /// Only fields whose JSON differs are sent; a field that became `nil` is sent as `null`; nested objects are
+    /// diffed member by member; arrays are sent whole. When nothing differs, nothing is sent and `model` is
+    /// returned as it is (read it again if you need the server's latest copy).
+    /// - Parameters:
+    ///   - model: The new state; it needs an id.
+    ///   - original: The state as the server last sent it.
+    /// - Returns: The server's copy, or `model` when there was nothing to send.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @discardableResult
+    public func update(_ model: Model, from original: Model) async throws -> Model {
+        try await performPatch(model, from: original)?.0 ?? model
+    }
+
+    /// Sends what changed from `original` to `model` with `PATCH`, as a ``Future``.
+    /// - Parameters:
+    ///   - model: The new state; it needs an id.
+    ///   - original: The state as the server last sent it.
+    /// - Returns: A future of the server's copy, or of `model` when there was nothing to send.
+    @discardableResult
+    public func update(_ model: Model, from original: Model) -> Future<Model> {
+        future { try await performPatch(model, from: original)?.0 ?? model }
+    }
+
+    /// The JSON Merge Patch `update(_:from:)` sends (`{}` when nothing changed), wrapped in
+    /// ``CRUDResource/objectKey`` when there is one.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
+    public func patch(for model: Model, from original: Model) throws -> JSON {
+        let coding = api.configuration.coding
+        return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
+    }
+
+    func performUpdate(_ model: Model, ifMatch: String? = nil) async throws -> (Model, HTTPResponse) {
+        let id = try model.requireID(for: .update)
+        let endpoint = try memberEndpoint(for: .update, segment: id)
+        let body = try model.requestJSON(coding: api.configuration.coding)
+        let response = try await exchange(.put, endpoint, body: body, headers: Self.conditions(ifMatch))
+        return try await written(response, id: id)
+    }
+
+    /// The PATCH exchange, or `nil` when there is nothing to send.
+    func performPatch(
+        _ model: Model, from original: Model, ifMatch: String? = nil
+    ) async throws -> (Model, HTTPResponse)? {
+        let id = try model.requireID(for: .update)
+        let coding = api.configuration.coding
+        let changes = try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding))
+        if let object = changes.object, object.isEmpty { return nil }
+        let endpoint = try memberEndpoint(for: .update, segment: id)
+        let response = try await exchange(
+            .patch, endpoint, body: Model.wrap(changes), headers: Self.conditions(ifMatch))
+        return try await written(response, id: id)
+    }
+
+    static func conditions(_ ifMatch: String?) -> HTTPHeaders {
+        guard let ifMatch else { return [:] }
+        return ["If-Match": ifMatch]
+    }
+}
+
+extension Updatable {
+    /// Replaces this value on the server: `PUT /people/{id}` with all its attributes.
+    /// - Returns: The server's copy; this value is not changed.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @discardableResult
+    public func update() async throws -> Self {
+        try await Self.scope.performUpdate(self).0
+    }
+
+    /// Replaces this value on the server, as a ``Future``.
+    /// - Returns: A future of the server's copy.
+    @discardableResult
+    public func update() -> Future<Self> {
+        let scope = Self.scope
+        return scope.future { try await scope.performUpdate(self).0 }
+    }
+
+    /// Sends only what changed since `original`: `PATCH /people/{id}` (see
+    /// ``ResourceScope/update(_:from:)-(Model,Model)``). Nothing changed: nothing is sent and this value is
+    /// returned.
+    /// - Parameter original: The value as the server last sent it.
+    /// - Returns: The server's copy, or this value when there was nothing to send.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @discardableResult
+    public func update(from original: Self) async throws -> Self {
+        try await Self.scope.performPatch(self, from: original)?.0 ?? self
+    }
+
+    /// Sends only what changed since `original` with `PATCH`, as a ``Future``.
+    /// - Parameter original: The value as the server last sent it.
+    /// - Returns: A future of the server's copy, or of this value when there was nothing to send.
+    @discardableResult
+    public func update(from original: Self) -> Future<Self> {
+        let scope = Self.scope
+        return scope.future { try await scope.performPatch(self, from: original)?.0 ?? self }
+    }
+}

@@ -1,0 +1,99 @@
+import CRUDKit
+import Foundation
+
+extension InMemoryBackend {
+    /// The conventions the backend follows: trailing slash, pagination, error shape and how writes answer.
+    ///
+    /// Start from a preset (``drf``, ``rails``, ``fastAPI``) or from `Style()` and change what differs:
+    ///
+    /// ```swift
+    /// var style = InMemoryBackend.Style.drf
+    /// style.pagination = .envelope(pageSize: 2)
+    /// let backend = InMemoryBackend(style: style)
+    /// ```
+    public struct Style: Sendable, Hashable {
+        /// Whether paths end with `/`.
+        public var trailingSlash: TrailingSlash
+        /// How lists are split into pages.
+        public var pagination: Pagination
+        /// The body and status of validation failures.
+        public var errors: ErrorShape
+        /// What a successful POST answers.
+        public var createAnswer: CreateAnswer
+        /// What a successful PUT or PATCH answers.
+        public var updateAnswer: UpdateAnswer
+        /// Query parameters that are never read as filters (besides the pagination parameters).
+        public var ignoredQueryParameters: Set<String>
+
+        /// Creates a style; the defaults describe a plain JSON server: no trailing slash, no pagination,
+        /// Rails-shaped 422 errors, 201 with the object on create, 200 with the object on update.
+        ///
+        /// - Parameters:
+        ///   - trailingSlash: Whether paths end with `/`.
+        ///   - pagination: How lists are split into pages.
+        ///   - errors: The shape of validation failures.
+        ///   - createAnswer: What a successful POST answers.
+        ///   - updateAnswer: What a successful PUT or PATCH answers.
+        ///   - ignoredQueryParameters: Query parameters never read as filters.
+        public init(
+            trailingSlash: TrailingSlash = .never,
+            pagination: Pagination = .none,
+            errors: ErrorShape = .rails,
+            createAnswer: CreateAnswer = .object,
+            updateAnswer: UpdateAnswer = .object,
+            ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"]
+        ) {
+            self.trailingSlash = trailingSlash
+            self.pagination = pagination
+            self.errors = errors
+            self.createAnswer = createAnswer
+            self.updateAnswer = updateAnswer
+            self.ignoredQueryParameters = ignoredQueryParameters
+        }
+
+        /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
+        /// 301), the `{count, next, previous, results}` envelope with `page`/`page_size`, field errors as 400
+        /// `{"age": ["…"]}`, 201 with the object, no `Location`.
+        public static let drf = Style(
+            trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object)
+
+        /// A Rails API: no trailing slash, `page`/`per_page` with a plain array, 422 `{"errors": {…}}`, 201 with
+        /// the object and a `Location` header.
+        public static let rails = Style(
+            trailingSlash: .never, pagination: .pageNumber(), errors: .rails, createAnswer: .objectWithLocation)
+
+        /// FastAPI: no trailing slash, `skip`/`limit` with a plain array, 422 `{"detail": [{"loc": …}]}`.
+        public static let fastAPI = Style(
+            trailingSlash: .never, pagination: .offset(offsetParameter: "skip"), errors: .fastAPI)
+    }
+
+    /// Whether the backend's paths end with a slash.
+    public enum TrailingSlash: Sendable, Hashable {
+        /// `/people/12`: a path ending with `/` answers 404 `{"detail": "Not found."}`.
+        case never
+        /// `/people/12/` as Django REST framework wants: a path without it answers **301** with a relative
+        /// `Location` (the slashed path, query kept) and no body, like Django's `APPEND_SLASH`; nothing is
+        /// created, changed or deleted.
+        case always
+        /// Both forms are accepted.
+        case either
+    }
+
+    /// What a successful POST to a collection answers.
+    public enum CreateAnswer: Sendable, Hashable {
+        /// 201 with the created object (Django REST framework, FastAPI).
+        case object
+        /// 201 with the created object and a `Location` header with its absolute URL (Rails).
+        case objectWithLocation
+        /// 201 with only a `Location` header and no body: the client must read the object back.
+        case locationOnly
+    }
+
+    /// What a successful PUT or PATCH answers.
+    public enum UpdateAnswer: Sendable, Hashable {
+        /// 200 with the object's new state.
+        case object
+        /// 204 with no body (the `ETag` and `Last-Modified` headers are still sent).
+        case noContent
+    }
+}

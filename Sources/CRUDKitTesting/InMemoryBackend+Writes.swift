@@ -1,0 +1,173 @@
+import CRUDKit
+import Foundation
+
+extension InMemoryBackend {
+    static func create(_ resolved: Resolved, style: Style, time: Date, state: inout State) -> HTTPResponse {
+        let collection = resolved.collection
+        let members: JSON.Object
+        switch body(of: resolved.request, collection: collection, shape: style.errors) {
+        case .answer(let answer): return answer
+        case .object(let object): members = object
+        }
+        var candidate = members
+        _ = candidate.removeValue(forKey: collection.idKey)
+        if let errors = collection.validate?(.object(candidate), true), !errors.isEmpty {
+            return validationResponse(errors, shape: style.errors)
+        }
+        let row = store(candidate, in: resolved.table, collection: collection, time: time, state: &state, keepID: false)
+        let location = memberURL(resolved.request.url, id: row.id, slash: style.trailingSlash == .always)
+        switch style.createAnswer {
+        case .object:
+            return objectResponse(201, row, collection: collection)
+        case .objectWithLocation:
+            return objectResponse(201, row, collection: collection, headers: ["Location": location])
+        case .locationOnly:
+            return HTTPResponse(status: 201, headers: ["Location": location, "ETag": row.etag])
+        }
+    }
+
+    static func update(
+        _ resolved: Resolved, id: String, style: Style, time: Date, state: inout State
+    )
+        -> HTTPResponse
+    {
+        let collection = resolved.collection
+        guard var row = state.tables[resolved.table]?[id] else { return detailResponse(404, "Not found.") }
+        if let failed = precondition(resolved.request, row) { return failed }
+        let members: JSON.Object
+        switch body(of: resolved.request, collection: collection, shape: style.errors) {
+        case .answer(let answer): return answer
+        case .object(let object): members = object
+        }
+        var updated: JSON.Object
+        if resolved.request.method == .patch {
+            updated = row.object
+            for (key, change) in members where key != collection.idKey && key != collection.parentKey {
+                if case .object = change, let current = updated[key], case .object = current {
+                    updated[key] = current.applyingMergePatch(change)
+                } else {
+                    updated[key] = change
+                }
+            }
+        } else {
+            updated = JSON.Object([(collection.idKey, row.object[collection.idKey] ?? .null)])
+            if let parentKey = collection.parentKey, let parent = row.object[parentKey] {
+                updated[parentKey] = parent
+            }
+            for (key, value) in members where key != collection.idKey && key != collection.parentKey {
+                updated[key] = value
+            }
+        }
+        var candidate = updated
+        _ = candidate.removeValue(forKey: collection.idKey)
+        if let errors = collection.validate?(.object(candidate), false), !errors.isEmpty {
+            return validationResponse(errors, shape: style.errors)
+        }
+        state.revision += 1
+        row.object = updated
+        row.revision = state.revision
+        row.modified = time
+        state.tables[resolved.table]?[id] = row
+        switch style.updateAnswer {
+        case .object:
+            return objectResponse(200, row, collection: collection)
+        case .noContent:
+            return HTTPResponse(
+                status: 204, headers: ["ETag": row.etag, "Last-Modified": HTTPDate.format(row.modified)])
+        }
+    }
+
+    /// Stores `members` as a new object of `collection` under `table`, with a new id (or its own when `keepID`).
+    static func store(
+        _ members: JSON.Object, in table: TableKey, collection: Collection, time: Date, state: inout State,
+        keepID: Bool
+    ) -> Row {
+        var id: JSON
+        if keepID, let given = members[collection.idKey], !given.isNull {
+            id = given
+            if let number = given.int, number > collection.created {
+                state.collections[collection.key]?.created = number
+            }
+        } else {
+            var updated = state.collections[collection.key] ?? collection
+            id = updated.nextID()
+            state.collections[collection.key] = updated
+        }
+        var object = JSON.Object([(collection.idKey, id)])
+        if let parentKey = collection.parentKey, let parentID = table.scope.last {
+            object[parentKey] = Int(parentID).map { JSON($0) } ?? .string(parentID)
+        }
+        for (key, value) in members where key != collection.idKey && key != collection.parentKey {
+            object[key] = value
+        }
+        state.revision += 1
+        let row = Row(id: idText(id), object: object, revision: state.revision, modified: time)
+        state.tables[table, default: Table()][row.id] = row
+        return row
+    }
+
+    /// The request body as an object (unwrapped from the collection's object key), or the error answer.
+    static func body(
+        of request: HTTPRequest, collection: Collection, shape: ErrorShape
+    )
+        -> BodyResult
+    {
+        let data = RecordedRequest(request, index: 0).body
+        let type = request.headers["Content-Type"].map { value in
+            (value.split(separator: ";").first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
+                .lowercased()
+        }
+        let parsed: JSON
+        if data.isEmpty {
+            parsed = [:]
+        } else if type == "application/x-www-form-urlencoded" {
+            let pairs = FormParameters.decodePairs(String(decoding: data, as: UTF8.self))
+            parsed = .object(JSON.Object(pairs.map { ($0.name, JSON.string($0.value)) }))
+        } else if type == nil || type == "application/json" || type?.hasSuffix("+json") == true {
+            do {
+                parsed = try JSON(data: data)
+            } catch {
+                return .answer(detailResponse(400, "JSON parse error - \(error)"))
+            }
+        } else {
+            return .answer(detailResponse(415, "Unsupported media type \"\(type ?? "")\" in request."))
+        }
+        var unwrapped = parsed
+        if let key = collection.objectKey, case .object(let outer) = parsed, let inner = outer[key],
+            case .object = inner
+        {
+            unwrapped = inner
+        }
+        switch unwrapped {
+        case .object(let object):
+            return .object(object)
+        case .null:
+            return .answer(validationResponse([nonFieldErrorsKey: ["No data provided"]], shape: shape))
+        case .array:
+            let message = "Invalid data. Expected a dictionary, but got list."
+            return .answer(validationResponse([nonFieldErrorsKey: [message]], shape: shape))
+        default:
+            let message = "Invalid data. Expected a dictionary, but got \(unwrapped.kindDescription)."
+            return .answer(validationResponse([nonFieldErrorsKey: [message]], shape: shape))
+        }
+    }
+
+    /// The absolute URL of the member `id` of the collection `url` names.
+    static func memberURL(_ url: URL, id: String, slash: Bool) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path + "/" + FormParameters.percentEncode(id) + (slash ? "/" : "")
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        return components.string ?? url.absoluteString
+    }
+}
+
+/// A request body read as an object, or the error answer when it is not one.
+enum BodyResult {
+    case object(JSON.Object)
+    case answer(HTTPResponse)
+}
