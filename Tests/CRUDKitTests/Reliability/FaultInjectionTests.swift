@@ -61,7 +61,7 @@ extension NetworkTests {
             defer { faults.server.stop() }
             let api = Self.makeAPI(faults)
 
-            let error = await Self.crudError { try await api.get(path, as: Member.self) }
+            let error = await Self.crudError { try await api.get(path, as: FaultRecord.self) }
 
             guard case .transport(let underlying) = error else {
                 Issue.record("expected CRUDError.transport, got \(String(describing: error))")
@@ -79,7 +79,7 @@ extension NetworkTests {
             defer { faults.server.stop() }
             let api = Self.makeAPI(faults, retryPolicy: Self.quickRetries)
 
-            let error = await Self.crudError { try await api.get("short-body", as: Member.self) }
+            let error = await Self.crudError { try await api.get("short-body", as: FaultRecord.self) }
 
             #expect(error?.isTransport == true)
             #expect(faults.attempts("/short-body") == 3)
@@ -94,7 +94,7 @@ extension NetworkTests {
             let api = Self.makeAPI(faults, timeout: timeout)
             let clock = ContinuousClock()
             let started = clock.now
-            let error = await Self.crudError { try await api.get("never", as: Member.self) }
+            let error = await Self.crudError { try await api.get("never", as: FaultRecord.self) }
             return (clock.now - started, error)
         }
 
@@ -108,23 +108,24 @@ extension NetworkTests {
         }
 
         /// FoundationNetworking on Linux truncates `URLRequest.timeoutInterval` to whole seconds
-        /// (`Int(request.timeoutInterval) * 1000` milliseconds in its HTTP protocol), and ``URLSessionTransport``
-        /// relies on that timer for the idle timeout: 0.5 s becomes 0 ms and fails at once, 1.5 s fails after 1 s.
-        @Test func aSubSecondTimeoutFiresAfterItsTimeNotAtOnce() async throws {
+        /// (`Int(request.timeoutInterval) * 1000` milliseconds): 0.5 s used to become 0 ms and fail at once.
+        /// ``URLSessionTransport`` now rounds a fraction up on Linux, so 0.5 s fires after 1 s: no longer early, but
+        /// later than 1.5x the configured time. Recorded as a known issue until the transport keeps its own idle timer.
+        @Test func aSubSecondTimeoutFiresWithinOneAndAHalfTimesItsTime() async throws {
             let (elapsed, error) = try await Self.neverAnswered(timeout: 0.5)
 
             print("RELIABILITY timeout: configured_s=0.5 fired_after_s=\(elapsed.secondsValue)")
             #expect(error?.timeout == .idle(0.5))
-            withKnownIssue("FoundationNetworking truncates the idle timeout to whole seconds") {
-                #expect(elapsed >= .milliseconds(450), "fired early")
+            #expect(elapsed >= .milliseconds(450), "fired early")
+            withKnownIssue("URLSession on Linux counts whole seconds; the transport rounds 0.5 s up to 1 s") {
+                #expect(elapsed < .milliseconds(750), "fired after more than 1.5x the configured 0.5 s")
             } when: {
-                #if os(Linux)
+                #if canImport(FoundationNetworking)
                 true
                 #else
                 false
                 #endif
             }
-            #expect(elapsed < .milliseconds(750), "fired after more than 1.5x the configured 0.5 s")
         }
 
         @Test func tooManyRequestsWaitsForRetryAfterThenSucceeds() async throws {
@@ -212,7 +213,7 @@ extension NetworkTests {
             let faults = try FaultServer()
             defer { faults.server.stop() }
 
-            let error = await Self.crudError { try await Self.makeAPI(faults).get("malformed", as: Member.self) }
+            let error = await Self.crudError { try await Self.makeAPI(faults).get("malformed", as: FaultRecord.self) }
 
             guard case .decoding(let failure) = error else {
                 Issue.record("expected CRUDError.decoding, got \(String(describing: error))")
@@ -236,7 +237,7 @@ extension NetworkTests {
             }
             let api = Self.makeAPI(faults, interceptors: [rejectErrorBodies])
 
-            let error = await Self.crudError { try await api.get("error-on-200", as: Member.self) }
+            let error = await Self.crudError { try await api.get("error-on-200", as: FaultRecord.self) }
 
             guard case .validation(let message, let response) = error else {
                 Issue.record("expected CRUDError.validation, got \(String(describing: error))")
@@ -244,14 +245,16 @@ extension NetworkTests {
             }
             #expect(message == "quota exceeded")
             #expect(response.status == 200)
-            #expect(try await api.get("people/3", as: Member.self) == Member(id: 3, name: "Person 3"), "others pass")
+            #expect(
+                try await api.get("people/3", as: FaultRecord.self) == FaultRecord(id: 3, name: "Person 3"),
+                "others pass")
         }
 
         @Test func anHTMLErrorPageIsAnHTTPStatusErrorWithThePageKept() async throws {
             let faults = try FaultServer()
             defer { faults.server.stop() }
 
-            let error = await Self.crudError { try await Self.makeAPI(faults).get("html-502", as: Member.self) }
+            let error = await Self.crudError { try await Self.makeAPI(faults).get("html-502", as: FaultRecord.self) }
 
             guard case .httpStatus(let response) = error else {
                 Issue.record("expected CRUDError.httpStatus, got \(String(describing: error))")
@@ -266,7 +269,7 @@ extension NetworkTests {
             let faults = try FaultServer()
             defer { faults.server.stop() }
 
-            let error = await Self.crudError { try await Self.makeAPI(faults).get("html-200", as: Member.self) }
+            let error = await Self.crudError { try await Self.makeAPI(faults).get("html-200", as: FaultRecord.self) }
 
             guard case .decoding(let failure) = error else {
                 Issue.record("expected CRUDError.decoding, got \(String(describing: error))")
@@ -292,10 +295,10 @@ extension NetworkTests {
             }
             let strict = Self.makeAPI(faults, interceptors: [requireJSON])
 
-            #expect(try await lenient.get("text-json", as: Member.self) == Member(id: 7, name: "Ada"))
-            let xml = await Self.crudError { try await lenient.get("xml", as: Member.self) }
+            #expect(try await lenient.get("text-json", as: FaultRecord.self) == FaultRecord(id: 7, name: "Ada"))
+            let xml = await Self.crudError { try await lenient.get("xml", as: FaultRecord.self) }
             #expect(xml?.decodingFailure?.bodySnippet.hasPrefix("<person>") == true)
-            let labelled = await Self.crudError { try await strict.get("text-json", as: Member.self) }
+            let labelled = await Self.crudError { try await strict.get("text-json", as: FaultRecord.self) }
             guard case .validation(let message, let response) = labelled else {
                 Issue.record("expected CRUDError.validation, got \(String(describing: labelled))")
                 return
@@ -325,7 +328,7 @@ extension NetworkTests {
             let faults = try FaultServer()
             defer { faults.server.stop() }
             let api = Self.makeAPI(faults)
-            _ = try await api.get("people/1", as: Member.self)
+            _ = try await api.get("people/1", as: FaultRecord.self)
             let before = ProcessFigures.residentKilobytes()
 
             let error = await Self.crudError { try await api.get(path, as: Data.self) }

@@ -20,7 +20,7 @@ import Foundation
 /// | `/text-json`, `/xml` | 200 with JSON labelled `text/plain`; 200 with an XML document |
 /// | `/big`, `/big-chunked` | 10 MB, with and without a `Content-Length` |
 /// | `/deep` | 200 with arrays nested 100,000 deep |
-/// | `/people/<id>` | 200 `{"id": <id>, "name": "Member <id>"}` (what the load test reads) |
+/// | `/people/<id>` | 200 `{"id": <id>, "name": "FaultRecord <id>"}` (what the load test reads) |
 final class FaultServer: Sendable {
     let server: LoopbackServer
     private let attempts = Locked<[String: Int]>([:])
@@ -114,7 +114,7 @@ final class FaultServer: Sendable {
 }
 
 /// What the suites decode.
-struct Member: Codable, Sendable, Hashable {
+struct FaultRecord: Codable, Sendable, Hashable {
     var id: Int
     var name: String
 }
