@@ -8,15 +8,31 @@ struct ProcessFigures: Sendable, CustomStringConvertible {
     var descriptors: Int
     /// The descriptors that are sockets.
     var sockets: Int
+    /// The sockets that are TCP connections or listeners (not Unix-domain pairs).
+    var tcpSockets: Int
 
     /// The figures now.
     static func now() -> ProcessFigures {
-        ProcessFigures(
-            residentKilobytes: residentKilobytes(), descriptors: descriptorTargets().count,
-            sockets: socketInodes().count)
+        let sockets = socketInodes()
+        return ProcessFigures(
+            residentKilobytes: residentKilobytes(), descriptors: descriptorTargets().count, sockets: sockets.count,
+            tcpSockets: tcpInodes().intersection(sockets).count)
     }
 
-    var description: String { "rss=\(residentKilobytes) kB fds=\(descriptors) sockets=\(sockets)" }
+    var description: String { "rss=\(residentKilobytes) kB fds=\(descriptors) sockets=\(sockets) tcp=\(tcpSockets)" }
+
+    /// The inodes of every TCP socket in this network namespace (`/proc/net/tcp` and `tcp6`).
+    static func tcpInodes() -> Set<UInt64> {
+        var inodes = Set<UInt64>()
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                if columns.count > 9, let inode = UInt64(columns[9]), inode != 0 { inodes.insert(inode) }
+            }
+        }
+        return inodes
+    }
 
     static func residentKilobytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
