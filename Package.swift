@@ -19,6 +19,7 @@ let package = Package(
             dependencies: ["CRUDKit", "CRUDKitTesting"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "CRUDKitInteropTests", dependencies: ["CRUDKit", "CRUDKitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

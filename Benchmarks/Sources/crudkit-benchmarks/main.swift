@@ -7,6 +7,7 @@ let suites: [(name: String, run: (BenchmarkOptions) async throws -> Bool)] = [
     ("http", runHTTPBenchmarks),
     ("client", runClientPipelineBenchmark),
     ("crud", runCRUDBenchmarks),
+    ("cache", runCacheBenchmarks),
 ]
 
 print("CRUDKit benchmarks\(options.smoke ? " (smoke run: figures are not meaningful)" : "")")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a custom action (``CRUDResource/action(_:_:query:body:as:)-(HTTPMethod,String,FormParameters,RequestBody,Result.Type)``)
+/// What a custom action (``CRUDResource/action(_:_:query:body:as:)-1r0il``)
 /// can answer: a model, an array of models, ``JSON``, ``Okay``, raw `Data` or the whole ``HTTPResponse``.
 public protocol ActionResult: Sendable {
     /// Reads the answer of a successful action.

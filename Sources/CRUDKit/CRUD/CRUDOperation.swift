@@ -8,6 +8,7 @@ public enum CRUDOperation: String, Sendable, Hashable, CaseIterable {
     case update
     /// `DELETE /people/{id}`.
     case delete
-    /// `GET /people` (``Enumeratable/list(_:)``, ``Enumeratable/page(_:)`` and ``Enumeratable/all(_:)``).
+    /// `GET /people` (``Enumeratable/list(_:)->[Self]``, ``Enumeratable/page(_:)->Page<Self>`` and
+    /// ``Enumeratable/all(_:)``).
     case list
 }

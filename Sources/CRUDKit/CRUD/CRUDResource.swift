@@ -37,7 +37,7 @@ public protocol CRUDResource: ActionResult {
     /// lets the API's ``Pagination`` find the items.
     static var collectionKey: String? { get }
 
-    /// The collection path ``Creatable/create()`` posts to (default ``path``).
+    /// The collection path ``Creatable/create()->Self`` posts to (default ``path``).
     static var createPath: String { get }
     /// The collection path single values are read from (default ``path``); the id is appended.
     static var readPath: String { get }

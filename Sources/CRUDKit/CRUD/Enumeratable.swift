@@ -1,7 +1,7 @@
 import Foundation
 
-/// A model whose collection can be listed: `GET /people?…`, one page (``list(_:)``, ``page(_:)``) or every page
-/// lazily (``all(_:)``).
+/// A model whose collection can be listed: `GET /people?…`, one page (``list(_:)->[Self]``,
+/// ``page(_:)->Page<Self>``) or every page lazily (``all(_:)``).
 ///
 /// ```swift
 /// let adults = try await Person.list(["age_gte": "30"])      // the first page
@@ -138,7 +138,7 @@ extension Enumeratable {
     }
 
     /// Every item of every page, fetched only as the consumer gets there (see ``PageSequence``); in `Future`
-    /// code, ``PageSequence/collect()-(Future<[Model]>)`` gathers them.
+    /// code, ``PageSequence/collect()->Future<[Model]>`` gathers them.
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The sequence; nothing is requested before iteration starts.
     public static func all(_ query: FormParameters = [:]) -> PageSequence<Self> {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How a server splits a list into pages, and so how ``Enumeratable/page(_:)`` finds the items, the total and
-/// the next page, and how ``Enumeratable/all(_:)`` walks them.
+/// How a server splits a list into pages, and so how ``Enumeratable/page(_:)->Page<Self>`` finds the items, the
+/// total and the next page, and how ``Enumeratable/all(_:)`` walks them.
 ///
 /// ``automatic`` (the default) recognises by itself a plain array, an envelope with `results`/`data`/`items`
 /// (and `next`, `count`/`total`), an RFC 8288 `Link: <…>; rel="next"` header and an `X-Total-Count` header, so

@@ -110,7 +110,8 @@ extension ResourceScope {
 }
 
 extension CRUDResource {
-    /// Runs a collection action: `GET /people/search?q=ada` (see ``ResourceScope/action(_:_:query:body:as:)-(HTTPMethod,String,FormParameters,RequestBody,Result.Type)``).
+    /// Runs a collection action: `GET /people/search?q=ada`
+    /// (see ``ResourceScope/action(_:_:query:body:as:)->Result``).
     ///
     /// ```swift
     /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"])

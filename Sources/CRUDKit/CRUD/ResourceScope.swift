@@ -3,7 +3,7 @@ import Foundation
 /// Where a model's operations go: which ``API``, and under which parent path.
 ///
 /// Every model operation runs through a scope. `Person.read(id: 12)` uses the default one (the model's
-/// ``CRUDResource/api``, no parent); ``CRUDResource/scoped(to:)`` puts a child collection under a parent
+/// ``CRUDResource/api``, no parent); ``CRUDResource/scoped(to:api:)`` puts a child collection under a parent
 /// (`/people/12/posts/7`), and ``CRUDResource/using(_:)`` names another API for a call.
 ///
 /// ```swift

@@ -108,7 +108,7 @@ extension Updatable {
     }
 
     /// Sends only what changed since `original`: `PATCH /people/{id}` (see
-    /// ``ResourceScope/update(_:from:)-(Model,Model)``). Nothing changed: nothing is sent and this value is
+    /// ``ResourceScope/update(_:from:)->Model``). Nothing changed: nothing is sent and this value is
     /// returned.
     /// - Parameter original: The value as the server last sent it.
     /// - Returns: The server's copy, or this value when there was nothing to send.

@@ -3,10 +3,10 @@ import Foundation
 /// A value together with the `ETag` the server sent with it, for optimistic concurrency.
 ///
 /// Models are values, so the tag cannot live inside them without every model declaring a field for it; it
-/// travels beside the value instead. ``Readable/readTagged(id:)`` answers a `Versioned`; edit it like the model
-/// (its properties are reachable directly), then ``update()`` or ``delete()`` it: the request carries
-/// `If-Match: <etag>`, and a server that changed the resource in between answers 412, which surfaces as
-/// ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
+/// travels beside the value instead. ``Readable/readTagged(id:)->Versioned<Self>`` answers a `Versioned`; edit it
+/// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or ``delete()`` it:
+/// the request carries `If-Match: <etag>`, and a server that changed the resource in between answers 412, which
+/// surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
 ///
 /// ```swift
 /// var ada = try await Person.readTagged(id: 12)

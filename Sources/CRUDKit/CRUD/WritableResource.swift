@@ -5,7 +5,7 @@ import Foundation
 /// `Encodable` models are written with the API's ``JSONCoding``; ``JSONAttributable`` models with their
 /// ``JSONAttributable/attributes``. When a type is both, its attributes win (as its hand mapping wins for
 /// reading). A `nil` optional property of an `Encodable` model is left out of a `POST`/`PUT` body and becomes
-/// `null` in a `PATCH` diff (see ``Updatable/update(from:)``).
+/// `null` in a `PATCH` diff (see ``Updatable/update(from:)->Self``).
 public protocol WritableResource: CRUDResource {
     /// The JSON object that represents this value in a request body, without ``CRUDResource/objectKey``.
     /// - Parameter coding: The API's coding settings.

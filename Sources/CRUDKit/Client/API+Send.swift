@@ -168,7 +168,7 @@ extension API {
         do {
             switch mode {
             case .memory(let observer):
-                response = try await configuration.transport.send(request, observer: observer)
+                response = try await exchange(request, observer: observer)
             case .file(let destination, let observer):
                 response = try await configuration.transport.download(request, to: destination, observer: observer)
             }

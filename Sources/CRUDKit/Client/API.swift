@@ -21,6 +21,8 @@ public final class API: Sendable {
     public let configuration: APIConfiguration
     /// Builds this API's URLs (base URL and trailing-slash rule applied).
     public let paths: PathBuilder
+    /// Lets identical reads in flight share one exchange (see ``APIConfiguration/coalescesReads``).
+    let coalescer = RequestCoalescer()
 
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {

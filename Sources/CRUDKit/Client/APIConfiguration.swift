@@ -25,6 +25,15 @@ public struct APIConfiguration: Sendable {
     public var interceptors: [any Interceptor]
     /// When failed requests are sent again; consulted after the interceptors.
     public var retryPolicy: RetryPolicy
+    /// Whether identical `GET` and `HEAD` requests in flight at the same moment share one exchange with the server
+    /// (on by default). The requests must match after the interceptors adapted them: same URL, same header fields
+    /// (so `Authorization`, `Accept` and `Accept-Language` included), same timeouts, and no body or progress
+    /// observer. Every caller gets the same response to decode on its own; cancelling one caller never cancels the
+    /// others, and the shared request is cancelled once all of its callers are.
+    public var coalescesReads = true
+    /// The cache that stores `GET` responses with an `ETag` or `Last-Modified` date and revalidates them with
+    /// `If-None-Match` / `If-Modified-Since` (see ``ResponseCache``); `nil` (the default) caches nothing.
+    public var cache: ResponseCache? = nil
     /// Whether URLs built from paths end with `/`.
     public var trailingSlash: TrailingSlash
     /// The queue `Future` callbacks of this API run on; `nil` uses the `Future` default.

@@ -3,7 +3,7 @@ import Foundation
 /// An endpoint declared once: method, where, query, body, headers, and how to read the answer
 /// (in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`).
 ///
-/// Send it with ``API/send(_:)-(Request<Response>)``. The answer is read as a `Decodable` type with the API's
+/// Send it with ``API/send(_:)->Response``. The answer is read as a `Decodable` type with the API's
 /// ``JSONCoding``, as a ``JSONConvertible`` type (`mapping:`), by a closure over ``JSON`` (`json:`), as raw `Data`, as
 /// the whole ``HTTPResponse``, as ``Okay``, or by a closure over the response of your own.
 ///

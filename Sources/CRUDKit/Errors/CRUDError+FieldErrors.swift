@@ -115,9 +115,11 @@ private struct ErrorBodyReader {
         if object["errors"] != nil {
             readProblemTitle(object)
             readErrorsMember(object)
-        } else if object["detail"]?.array != nil {
+        } else if let detail = object["detail"]?.array, detail.contains(where: { $0.object != nil }) {
             readFastAPI(object)
-        } else if object["type"] != nil || object["title"] != nil || object["invalid-params"] != nil {
+        } else if object["type"]?.string != nil || object["title"]?.string != nil || object["invalid-params"] != nil {
+            // A problem document's `type` and `title` are strings; `{"title": ["…"]}` is a field error (DRF, a
+            // model with a `title` field), read below.
             readProblem(object)
         } else {
             readDjango(object)

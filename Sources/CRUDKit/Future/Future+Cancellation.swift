@@ -12,7 +12,7 @@ extension Future {
     /// and then hands the error to every callback. A future that has already completed is not changed.
     ///
     /// **Through chains**, cancellation travels upstream by interest: a future made by a combinator
-    /// (``map(_:)``, ``flatMap(_:)``, ``mapError(_:)``, ``recover(_:)``, ``zip(_:)``, ``all(_:)``,
+    /// (``map(_:)``, ``flatMap(_:)``, ``mapError(_:)``, ``recover(_:)-((Error)->Value)``, ``zip(_:)``, ``all(_:)``,
     /// ``firstCompleted(of:)``) withdraws its interest from the futures it waits on when it is cancelled, and
     /// a pending future that no observer is interested in any more is cancelled in turn. So cancelling the end
     /// of `read().map(decode)` cancels the request, while a future that something else still observes (a

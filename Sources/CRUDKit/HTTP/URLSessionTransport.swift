@@ -14,7 +14,7 @@ import FoundationNetworking
 /// - Cancelling the calling `Task` cancels the URLSession task and throws ``CRUDError/cancelled``.
 /// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the deadline (enforced
 ///   by the transport, since Linux ignores `timeoutIntervalForResource`) throw ``CRUDError/timedOut(_:)``.
-/// - Redirects are followed by the transport as ``RedirectPolicy`` documents: 301/302 only for GET and HEAD,
+/// - Redirects are followed by the transport as `RedirectPolicy` documents: 301/302 only for GET and HEAD,
 ///   303 as GET, 307/308 with method and body, credentials dropped across origins, at most
 ///   ``Configuration/maximumRedirects``.
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with

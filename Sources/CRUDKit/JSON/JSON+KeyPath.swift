@@ -45,7 +45,7 @@ extension JSON {
     /// ``null`` when any step is missing. An empty path is the value itself.
     ///
     /// A number step indexes an array (and is a key in an object). Keys that contain dots need the array form,
-    /// ``subscript(path:)-(([String])``.
+    /// ``subscript(path:)-([String])``.
     public subscript(path path: String) -> JSON {
         value(along: JSONPathComponent.parse(path)) ?? .null
     }

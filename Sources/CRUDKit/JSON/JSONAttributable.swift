@@ -21,8 +21,8 @@ public typealias JSONAttributes = KeyValuePairs<String, JSONAttribute<JSON>>
 /// }
 /// ```
 ///
-/// Conforming types are ``JSONRepresentable``: ``jsonValue`` is the object of their present attributes, so a
-/// model can nest others (`"people": .set(people)`).
+/// Conforming types are ``JSONRepresentable``: ``JSONRepresentable/jsonValue`` is the object of their present
+/// attributes, so a model can nest others (`"people": .set(people)`).
 public protocol JSONAttributable: JSONRepresentable {
     /// The attributes to send, in the order to send them.
     var attributes: JSONAttributes { get }

@@ -61,7 +61,8 @@ private actor Gate {
             throw CRUDError.httpStatus(HTTPResponse(status: 400, body: Data("refresh token revoked".utf8)))
         }
         let transport = server(holding: 5)
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        // Five separate requests must reach the server together, so identical reads are not coalesced here.
+        let api = API(baseURL: testBase, transport: transport, interceptors: [auth]).with { $0.coalescesReads = false }
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for _ in 0..<5 { group.addTask { await crudError { try await api.get("me") } } }
             var errors: [CRUDError?] = []

@@ -1,0 +1,158 @@
+import Foundation
+
+/// Lets identical reads that are in flight at the same moment share one exchange with the server.
+///
+/// Every ``API`` owns one (see ``APIConfiguration/coalescesReads``). A caller asks for the response to a request;
+/// when an identical request (same ``Key``) is already in flight, it waits for that one instead of sending its own,
+/// and every caller gets the same ``HTTPResponse`` (or the same error) to decode on its own.
+///
+/// Cancellation is per caller: a caller that is cancelled stops waiting at once with ``CRUDError/cancelled``, while
+/// the others keep waiting. The shared exchange is cancelled only when every caller waiting for it has been
+/// cancelled. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
+/// afterwards is sent afresh, and nothing is kept once nothing is in flight.
+package final class RequestCoalescer: Sendable {
+    /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after every interceptor adapted it,
+    /// every header field (names compared ignoring case, fields in any order, repeated fields in order), and the
+    /// idle timeout and deadline.
+    ///
+    /// Every header takes part, so a response is never shared between requests that differ in `Authorization`,
+    /// `Cookie`, `Accept`, `Accept-Language` or anything else a server may look at.
+    package struct Key: Hashable, Sendable {
+        let method: HTTPMethod
+        let url: String
+        let headers: [String]
+        let timeout: TimeInterval?
+        let deadline: TimeInterval?
+
+        /// The key of `request`, or `nil` when it may not share an exchange: a method other than `GET` or `HEAD`,
+        /// or a body.
+        package init?(_ request: HTTPRequest) {
+            guard request.method == .get || request.method == .head, request.body.isEmpty else { return nil }
+            method = request.method
+            url = request.url.absoluteString
+            var fields = request.headers.fields.map { ($0.name.lowercased(), $0.value) }
+            if fields.count > 1 {
+                // A stable sort by name keeps the order of repeated fields, which may matter.
+                fields = fields.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+                    .map(\.element)
+            }
+            headers = fields.map { $0.0 + ":" + $0.1 }
+            timeout = request.timeout
+            deadline = request.deadline
+        }
+    }
+
+    /// One exchange in flight and the callers waiting for it.
+    private struct Flight {
+        let key: Key
+        var task: Task<Void, Never>?
+        var waiters: [Int: CheckedContinuation<HTTPResponse, any Error>] = [:]
+    }
+
+    private struct State {
+        /// Every exchange in flight, by its number.
+        var flights: [Int: Flight] = [:]
+        /// The exchange a new caller of each key joins (an exchange may be detached from its key, see ``detach``).
+        var joinable: [Key: Int] = [:]
+        /// The exchange each waiting caller waits for.
+        var flightOfWaiter: [Int: Int] = [:]
+        var nextNumber = 0
+    }
+
+    /// The lock guarding every exchange in flight and its waiters.
+    private let state = Locked(State())
+
+    /// Creates an empty coalescer.
+    package init() {}
+
+    /// The response to the request `key` stands for: from the exchange in flight for `key` if there is one,
+    /// otherwise from `operation`, run once for every caller that asks before it completes.
+    ///
+    /// `operation` runs in a task of its own (inheriting the caller's task-local values and priority, not its
+    /// cancellation).
+    /// - Throws: What `operation` threw, to every caller that waited for it; ``CRUDError/cancelled`` to a caller
+    ///   that was cancelled while waiting.
+    package func response(
+        for key: Key,
+        operation: @escaping @Sendable () async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        let waiter = state.withLock { state -> Int in
+            state.nextNumber += 1
+            return state.nextNumber
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let cancelled = state.withLock { state -> Bool in
+                    // Checked under the lock: if `leave` already ran, the task was cancelled before it did.
+                    if Task.isCancelled { return true }
+                    if let number = state.joinable[key] {
+                        state.flights[number]?.waiters[waiter] = continuation
+                        state.flightOfWaiter[waiter] = number
+                        return false
+                    }
+                    state.nextNumber += 1
+                    let number = state.nextNumber
+                    var flight = Flight(key: key)
+                    flight.waiters[waiter] = continuation
+                    flight.task = Task { [self] in
+                        let result: Result<HTTPResponse, any Error>
+                        do {
+                            result = .success(try await operation())
+                        } catch {
+                            result = .failure(error)
+                        }
+                        finish(number, with: result)
+                    }
+                    state.flights[number] = flight
+                    state.joinable[key] = number
+                    state.flightOfWaiter[waiter] = number
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: CRUDError.cancelled) }
+            }
+        } onCancel: {
+            leave(waiter)
+        }
+    }
+
+    /// Stops new callers from joining the exchanges in flight whose key `matches` (after a write to their URL, say):
+    /// the callers already waiting still get their answer; later callers start a new exchange.
+    package func detach(where matches: (Key) -> Bool) {
+        state.withLock { state in
+            state.joinable = state.joinable.filter { !matches($0.key) }
+        }
+    }
+
+    /// How many exchanges are in flight.
+    package var flightCount: Int { state.withLock { $0.flights.count } }
+
+    /// How many callers are waiting for an exchange.
+    package var waitingCallers: Int { state.withLock { $0.flightOfWaiter.count } }
+
+    /// Hands `result` to every caller of exchange `number`, and forgets the exchange.
+    private func finish(_ number: Int, with result: Result<HTTPResponse, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<HTTPResponse, any Error>] in
+            guard let flight = state.flights.removeValue(forKey: number) else { return [] }
+            if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
+            for waiter in flight.waiters.keys { state.flightOfWaiter[waiter] = nil }
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    /// Lets a cancelled caller go; cancels the exchange when it was the last one waiting for it.
+    private func leave(_ waiter: Int) {
+        let (continuation, task) = state.withLock {
+            state -> (CheckedContinuation<HTTPResponse, any Error>?, Task<Void, Never>?) in
+            guard let number = state.flightOfWaiter.removeValue(forKey: waiter),
+                let continuation = state.flights[number]?.waiters.removeValue(forKey: waiter)
+            else { return (nil, nil) }
+            guard let flight = state.flights[number], flight.waiters.isEmpty else { return (continuation, nil) }
+            state.flights[number] = nil
+            if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
+            return (continuation, flight.task)
+        }
+        continuation?.resume(throwing: CRUDError.cancelled)
+        task?.cancel()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+extension ResponseCache {
+    /// What a stored response is filed under: its URL and the request headers that choose what a server answers
+    /// (`Authorization`, `Cookie`, `Accept`, `Accept-Language`), so one user's or one language's response is never
+    /// served for another's.
+    struct Key: Hashable, Sendable {
+        let url: String
+        let selectors: [String?]
+
+        /// The request headers that are part of every key.
+        static let selectingHeaders = ["Authorization", "Cookie", "Accept", "Accept-Language"]
+
+        init(_ request: HTTPRequest) {
+            url = request.url.absoluteString
+            selectors = Self.selectingHeaders.map { request.headers[$0] }
+        }
+    }
+
+    /// A stored response with what revalidating it needs.
+    struct Entry: Sendable {
+        var response: HTTPResponse
+        /// The `ETag` to send as `If-None-Match`.
+        var etag: String?
+        /// The `Last-Modified` date to send as `If-Modified-Since`.
+        var lastModified: String?
+        /// The request header values the response's `Vary` names (lower-cased name, value sent).
+        var vary: [(name: String, value: String?)]
+        /// Scheme, host, port and path without a trailing slash: what writes invalidate by.
+        var path: String
+        /// The bytes the entry counts against the byte limit.
+        var size: Int
+        /// When the entry was last used, on the storage's tick counter.
+        var tick: UInt64 = 0
+
+        /// Whether `request` sends the header values the response varies on.
+        func matches(_ request: HTTPRequest) -> Bool {
+            vary.allSatisfy { request.headers[$0.name] == $0.value }
+        }
+    }
+
+    /// The stored entries with least-recently-used eviction under an entry and a byte limit.
+    ///
+    /// Recency is a queue of `(tick, key)` pairs with lazy deletion: every use appends a pair, and a pair whose
+    /// tick is no longer its entry's is skipped when evicting; the queue is compacted when it grows to twice the
+    /// entries. Lookups, insertions and evictions are amortised O(1).
+    struct Storage {
+        private(set) var entries: [Key: Entry] = [:]
+        private var recency: [(tick: UInt64, key: Key)] = []
+        private var recencyStart = 0
+        private var tick: UInt64 = 0
+        private(set) var bytes = 0
+        /// Counts invalidations, so that a read which was in flight during one does not store what it read.
+        var generation: UInt64 = 0
+
+        /// The entry for `key`, marked as just used.
+        mutating func entry(for key: Key) -> Entry? {
+            guard entries[key] != nil else { return nil }
+            tick += 1
+            entries[key]?.tick = tick
+            recency.append((tick, key))
+            compactIfNeeded()
+            return entries[key]
+        }
+
+        /// Stores `entry` as the most recently used, then evicts the least recently used entries until both limits
+        /// hold.
+        mutating func insert(_ entry: Entry, for key: Key, entryLimit: Int, byteLimit: Int) {
+            remove(key)
+            tick += 1
+            var entry = entry
+            entry.tick = tick
+            entries[key] = entry
+            bytes += entry.size
+            recency.append((tick, key))
+            while entries.count > entryLimit || bytes > byteLimit, recencyStart < recency.count {
+                let (usedAt, oldest) = recency[recencyStart]
+                recencyStart += 1
+                if entries[oldest]?.tick == usedAt { remove(oldest) }
+            }
+            compactIfNeeded()
+        }
+
+        /// Forgets the entry for `key`.
+        mutating func remove(_ key: Key) {
+            if let removed = entries.removeValue(forKey: key) { bytes -= removed.size }
+        }
+
+        /// Forgets every entry `shouldRemove` selects.
+        mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
+            for (key, entry) in entries where shouldRemove(entry) { remove(key) }
+            compactIfNeeded()
+        }
+
+        private mutating func compactIfNeeded() {
+            let live = recency.count - recencyStart
+            guard live > 2 * entries.count + 16 else { return }
+            recency = recency[recencyStart...].filter { entries[$0.key]?.tick == $0.tick }
+            recencyStart = 0
+        }
+    }
+}

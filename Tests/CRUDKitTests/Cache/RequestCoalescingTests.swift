@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+/// Identical reads in flight share one exchange; everything else goes on its own.
+@Suite(.timeLimit(.minutes(1))) struct RequestCoalescingTests {
+    let transport = GateTransport { request in
+        var response = jsonResponse(adaJSON)
+        response.url = request.url
+        return response
+    }
+
+    @Test func fiftyIdenticalReadsShareOneTransportCall() async throws {
+        // Given
+        let api = API(baseURL: testBase, headers: ["Authorization": "Bearer a"], transport: transport)
+        // When
+        let callers = (0..<50).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await waitUntil { api.coalescer.waitingCallers == 50 }
+        await transport.arrivals.wait(until: 1)
+        transport.release()
+        // Then
+        for caller in callers {
+            #expect(try await caller.value.firstName == "Ada")
+        }
+        #expect(transport.requests.count == 1)
+        #expect(api.coalescer.flightCount == 0)
+        #expect(api.coalescer.waitingCallers == 0)
+    }
+
+    @Test func differentURLsHeadersAndMethodsAreNotShared() async throws {
+        let api = API(baseURL: testBase, headers: ["Accept-Language": "en"], transport: transport)
+        let requests: [Request<HTTPResponse>] = [
+            Request(.get, "people/1"),
+            Request(.get, "people/2"),
+            Request(.get, "people/1", query: ["page": "2"]),
+            Request(.get, "people/1", headers: ["Accept-Language": "fr"]),
+            Request(.get, "people/1", headers: ["Authorization": "Bearer other"]),
+            Request(.get, "people/1", headers: ["Accept": "text/csv"]),
+            Request(.head, "people/1"),
+        ]
+        let callers = requests.map { request in Task { try await api.send(request) } }
+        await waitUntil { api.coalescer.waitingCallers == requests.count }
+        #expect(api.coalescer.flightCount == requests.count)
+        transport.release()
+        for caller in callers { _ = try await caller.value }
+        #expect(transport.requests.count == requests.count)
+    }
+
+    @Test func postsAreNeverShared() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        let callers = (0..<5).map { _ in
+            Task { try await api.post("people", body: .json(["name": "Ada"])) }
+        }
+        await transport.arrivals.wait(until: 5)
+        #expect(api.coalescer.waitingCallers == 0)
+        transport.release()
+        for caller in callers { _ = try await caller.value }
+        #expect(transport.requests.count == 5)
+    }
+
+    @Test func oneCancelledCallerLeavesTheOthersWaiting() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        let callers = (0..<3).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await waitUntil { api.coalescer.waitingCallers == 3 }
+        await transport.arrivals.wait(until: 1)
+        // When the first caller is cancelled, it stops waiting at once; the exchange goes on.
+        callers[0].cancel()
+        let error = await crudError { try await callers[0].value }
+        #expect(error?.caseName == "cancelled")
+        #expect(api.coalescer.waitingCallers == 2)
+        #expect(transport.cancellations.count == 0)
+        transport.release()
+        #expect(try await callers[1].value.firstName == "Ada")
+        #expect(try await callers[2].value.firstName == "Ada")
+        #expect(transport.requests.count == 1)
+        #expect(transport.cancellations.count == 0)
+    }
+
+    @Test func cancellingEveryCallerCancelsTheExchange() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        let callers = (0..<3).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await waitUntil { api.coalescer.waitingCallers == 3 }
+        await transport.arrivals.wait(until: 1)
+        for caller in callers { caller.cancel() }
+        await transport.cancellations.wait(until: 1)
+        for caller in callers {
+            #expect(await crudError { try await caller.value }?.caseName == "cancelled")
+        }
+        #expect(api.coalescer.flightCount == 0)
+        #expect(api.coalescer.waitingCallers == 0)
+        // A read after that starts afresh.
+        transport.release()
+        _ = try await api.get("people/1", as: StubPerson.self)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aFailureIsShared() async throws {
+        let failing = GateTransport { _ in throw CRUDError.transport(underlying: URLError(.networkConnectionLost)) }
+        let api = API(baseURL: testBase, transport: failing)
+        let callers = (0..<4).map { _ in Task { try await api.get("people/1") } }
+        await waitUntil { api.coalescer.waitingCallers == 4 }
+        failing.release()
+        for caller in callers {
+            #expect(await crudError { try await caller.value }?.caseName == "transport")
+        }
+        #expect(failing.requests.count == 1)
+        #expect(api.coalescer.flightCount == 0)
+    }
+
+    @Test func theOffSwitchSendsEveryRead() async throws {
+        let api = API(baseURL: testBase, transport: transport).with { $0.coalescesReads = false }
+        let callers = (0..<3).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await transport.arrivals.wait(until: 3)
+        #expect(api.coalescer.waitingCallers == 0)
+        transport.release()
+        for caller in callers { _ = try await caller.value }
+        #expect(transport.requests.count == 3)
+    }
+
+    @Test func aReadWithAProgressObserverGoesAlone() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        var watched = Request<HTTPResponse>(.get, "people/1")
+        watched.observer = TransferObserver(download: { _ in })
+        let plain = Task { try await api.get("people/1") }
+        let observed = Task { try await api.send(watched) }
+        await transport.arrivals.wait(until: 2)
+        transport.release()
+        _ = try await (plain.value, observed.value)
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aReadAfterAWriteDoesNotJoinAnOlderRead() async throws {
+        // Given a read held in flight
+        let api = API(baseURL: testBase, transport: transport)
+        let before = Task { try await api.get("people/1") }
+        await waitUntil { api.coalescer.waitingCallers == 1 }
+        // When a write to the same resource completes while that read is still held
+        let write = Task { try await api.put("people/1", body: .json(["firstName": "Ada"])) }
+        await transport.arrivals.wait(until: 2)
+        transport.release { $0.method == .put }
+        _ = try await write.value
+        // Then a later read does not join the older one
+        let after = Task { try await api.get("people/1") }
+        await waitUntil { api.coalescer.waitingCallers == 2 }
+        #expect(api.coalescer.flightCount == 2)
+        transport.release()
+        _ = try await (before.value, after.value)
+        #expect(transport.requests.map(\.method) == [.get, .put, .get])
+    }
+
+    @Test func keysIgnoreHeaderOrderAndCase() throws {
+        let url = try #require(URL(string: "https://api.example.com/people/1"))
+        let one = HTTPRequest(url: url, headers: ["Accept": "application/json", "Authorization": "Bearer a"])
+        let two = HTTPRequest(url: url, headers: ["authorization": "Bearer a", "ACCEPT": "application/json"])
+        let other = HTTPRequest(url: url, headers: ["authorization": "Bearer b", "ACCEPT": "application/json"])
+        #expect(RequestCoalescer.Key(one) == RequestCoalescer.Key(two))
+        #expect(RequestCoalescer.Key(one) != RequestCoalescer.Key(other))
+        #expect(RequestCoalescer.Key(HTTPRequest(method: .get, url: url, body: .data(Data("x".utf8)))) == nil)
+        #expect(RequestCoalescer.Key(HTTPRequest(method: .delete, url: url)) == nil)
+    }
+}

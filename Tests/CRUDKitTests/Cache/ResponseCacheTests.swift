@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import CRUDKit
+
+/// The response cache's rules, on an in-process transport.
+@Suite(.timeLimit(.minutes(1))) struct ResponseCacheTests {
+    /// Answers every `GET` with 304 when `If-None-Match` is the resource's tag, else 200 with `ETag: "t"`.
+    let transport = StubTransport { request, _ in
+        if request.headers["If-None-Match"] == "\"t\"" {
+            return HTTPResponse(status: 304, headers: ["ETag": "\"t\"", "Content-Length": "0", "Date": "later"])
+        }
+        return jsonResponse(
+            #"{"path": "\#(request.url.path)"}"#, headers: ["ETag": "\"t\"", "Content-Length": "99", "Date": "first"])
+    }
+
+    private func api(_ cache: ResponseCache, headers: HTTPHeaders = [:]) -> API {
+        API(baseURL: testBase, headers: headers, transport: transport).with { $0.cache = cache }
+    }
+
+    private var conditionalReads: [Bool] { transport.requests.map { $0.headers["If-None-Match"] != nil } }
+
+    @Test func a304MergesItsHeadersButNotItsFraming() async throws {
+        let api = api(ResponseCache())
+        _ = try await api.get("people/1")
+        let second = try await api.get("people/1")
+        #expect(conditionalReads == [false, true])
+        #expect(second.status == 200)
+        #expect(second.headers["Date"] == "later")
+        #expect(second.headers["Content-Length"] == "99")
+        #expect(String(decoding: second.body, as: UTF8.self) == #"{"path": "/v1/people/1"}"#)
+    }
+
+    @Test func theLeastRecentlyUsedGoWhenTheEntryLimitIsReached() async throws {
+        let cache = ResponseCache(entryLimit: 2)
+        let api = api(cache)
+        for path in ["a", "b", "a", "c", "a", "b"] { _ = try await api.get(path) }
+        // a, b stored; a used; c evicts b; a revalidated; b sent afresh (and evicts c).
+        #expect(conditionalReads == [false, false, true, false, true, false])
+        #expect(cache.count == 2)
+    }
+
+    @Test func responsesAreKeptPerCredentialAndLanguage() async throws {
+        let cache = ResponseCache()
+        _ = try await api(cache, headers: ["Authorization": "Bearer alice"]).get("me")
+        _ = try await api(cache, headers: ["Authorization": "Bearer bob"]).get("me")
+        _ = try await api(cache, headers: ["Authorization": "Bearer alice", "Accept-Language": "fr"]).get("me")
+        _ = try await api(cache, headers: ["Authorization": "Bearer alice"]).get("me")
+        #expect(conditionalReads == [false, false, false, true])
+        #expect(cache.count == 3)
+    }
+
+    @Test func varyNamesMoreHeadersThatMustMatch() async throws {
+        let transport = StubTransport { request, _ in
+            jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"])
+        }
+        let cache = ResponseCache()
+        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        _ = try await api.get("a", headers: ["X-Tenant": "1"])
+        _ = try await api.get("a", headers: ["X-Tenant": "2"])
+        _ = try await api.get("a", headers: ["X-Tenant": "2"])
+        #expect(transport.requests.map { $0.headers["If-None-Match"] != nil } == [false, false, true])
+        let star = StubTransport { _, _ in jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "*"]) }
+        let starCache = ResponseCache()
+        _ = try await API(baseURL: testBase, transport: star).with { $0.cache = starCache }.get("a")
+        #expect(starCache.count == 0)
+    }
+
+    @Test func responsesWithoutValidatorsOrWithNoStoreAreNotKept() async throws {
+        let transport = StubTransport { request, _ in
+            switch request.url.lastPathComponent {
+            case "plain": jsonResponse("{}")
+            case "partial": jsonResponse("{}", status: 206, headers: ["ETag": "\"t\""])
+            default: jsonResponse("{}", headers: ["ETag": "\"t\""])
+            }
+        }
+        let cache = ResponseCache()
+        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        _ = try await api.get("plain")
+        _ = try await api.get("partial")
+        _ = try await api.get("tagged", headers: ["Cache-Control": "no-store"])
+        _ = try await api.post("tagged")
+        #expect(cache.count == 0)
+        _ = try await api.get("tagged")
+        #expect(cache.count == 1)
+    }
+
+    @Test func aCallersOwnConditionalRequestIsLeftAlone() async throws {
+        let api = api(ResponseCache())
+        _ = try await api.get("people/1")
+        let error = await crudError { try await api.get("people/1", headers: ["If-None-Match": "\"t\""]) }
+        // The caller asked for a 304 and gets it, as a status, not the stored body.
+        #expect(error?.caseName == "httpStatus(304)")
+    }
+
+    @Test func a404ForgetsTheStoredResponse() async throws {
+        let gone = Locked(false)
+        let transport = StubTransport { _, _ in
+            gone.withLock { $0 }
+                ? jsonResponse("{}", status: 404) : jsonResponse("{}", headers: ["ETag": "\"t\""])
+        }
+        let cache = ResponseCache()
+        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        _ = try await api.get("people/1")
+        #expect(cache.count == 1)
+        gone.withLock { $0 = true }
+        _ = await crudError { try await api.get("people/1") }
+        #expect(cache.count == 0)
+    }
+
+    @Test func aCreateInvalidatesTheLocationItAnswersWith() async throws {
+        let transport = StubTransport { request, _ in
+            request.method == .post
+                ? jsonResponse("{}", status: 201, headers: ["Location": "/v1/people/9/"])
+                : jsonResponse("{}", headers: ["ETag": "\"t\""])
+        }
+        let cache = ResponseCache()
+        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        _ = try await api.get("people/9")
+        _ = try await api.get("teams/3")
+        try await api.post("people/9/activate")
+        // people/9/activate, its parent people/9, and the Location people/9/ name the same resource.
+        #expect(cache.count == 1)
+        _ = try await api.get("people/9")
+        // A create in a collection forgets the collection and its Location, not the other members.
+        try await api.post("teams")
+        #expect(cache.count == 1)
+        let accept: HTTPHeaders = ["Accept": "application/json"]
+        let person = HTTPRequest(url: testBase.appendingPathComponent("people/9"), headers: accept)
+        let team = HTTPRequest(url: testBase.appendingPathComponent("teams/3"), headers: accept)
+        #expect(cache.storedResponse(for: person) == nil)
+        #expect(cache.storedResponse(for: team) != nil)
+    }
+
+    @Test func aReadInFlightDuringAWriteDoesNotStoreItsAnswer() async throws {
+        let gate = GateTransport { request in
+            request.method == .get
+                ? jsonResponse("{}", headers: ["ETag": "\"t\""]) : jsonResponse("{}")
+        }
+        let cache = ResponseCache()
+        let api = API(baseURL: testBase, transport: gate).with { $0.cache = cache }
+        let read = Task { try await api.get("people/1") }
+        await gate.arrivals.wait(until: 1)
+        let write = Task { try await api.delete("people/1") }
+        await gate.arrivals.wait(until: 2)
+        gate.release { $0.method == .delete }
+        _ = try await write.value
+        gate.release()
+        _ = try await read.value
+        #expect(cache.count == 0)
+    }
+
+    @Test func coalescedReadsShareOneRevalidation() async throws {
+        let gate = GateTransport { request in
+            request.headers["If-None-Match"] == "\"t\""
+                ? HTTPResponse(status: 304) : jsonResponse(adaJSON, headers: ["ETag": "\"t\""])
+        }
+        let api = API(baseURL: testBase, transport: gate).with { $0.cache = ResponseCache() }
+        let first = Task { try await api.get("people/1", as: StubPerson.self) }
+        await gate.arrivals.wait(until: 1)
+        gate.release { _ in true }
+        _ = try await first.value
+        // When ten reads overlap
+        let readers = (0..<10).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await waitUntil { api.coalescer.waitingCallers == 10 }
+        await gate.arrivals.wait(until: 2)
+        gate.release()
+        // Then one conditional request serves them all from the cache
+        for reader in readers { #expect(try await reader.value.firstName == "Ada") }
+        #expect(gate.requests.map { $0.headers["If-None-Match"] } == [nil, "\"t\""])
+    }
+
+    @Test func pathsIgnoreQueryAndTrailingSlash() throws {
+        let one = try #require(URL(string: "HTTPS://API.example.com:8443/v1/people/12/?page=2"))
+        #expect(ResponseCache.path(of: one) == "https://api.example.com:8443/v1/people/12")
+        #expect(
+            ResponseCache.parent(of: "https://api.example.com:8443/v1/people/12")
+                == "https://api.example.com:8443/v1/people")
+        #expect(ResponseCache.parent(of: "https://api.example.com") == nil)
+    }
+}

@@ -1,0 +1,52 @@
+import CRUDKit
+import CRUDKitTesting
+import Foundation
+import Testing
+
+/// The example at the top of README.md, kept here so it compiles with every change.
+/// `walk()` talks to a real server and is never called; `runsAgainstAnInMemoryBackend` runs the same calls offline.
+enum ReadmeTop {
+    struct Person: CRUDModel, Codable {
+        static let path = "people"
+        var id: Int?
+        var firstName: String
+        var lastName: String
+        var favoriteColor: String?
+    }
+
+    static func walk() async throws {
+        CRUDKit.configure(baseURL: URL(string: "https://api.example.com/v1")!)
+        var ada = try await Person(firstName: "Ada", lastName: "Lovelace").create()  // POST   /people
+        ada.favoriteColor = "green"
+        ada = try await ada.update()  // PUT    /people/1
+        for try await person in Person.all(["age_gte": "30"]) { print(person.firstName) }  // every page
+        try await ada.delete()  // DELETE /people/1
+    }
+}
+
+@Suite struct ReadmeTopSampleTests {
+    @Test func theTopExampleWorksAgainstAnInMemoryBackend() async throws {
+        // Given
+        let backend = InMemoryBackend()
+        backend.register("people")
+        let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: backend)
+
+        // When: the README's calls, against the backend
+        try await API.withShared(api) {
+            var ada = try await ReadmeTop.Person(firstName: "Ada", lastName: "Lovelace").create()
+            ada.favoriteColor = "green"
+            ada = try await ada.update()
+            var names: [String] = []
+            for try await person in ReadmeTop.Person.all() { names.append(person.firstName) }
+            #expect(names == ["Ada"])
+            try await ada.delete()
+        }
+
+        // Then
+        #expect(backend.count(in: "people") == 0)
+        #expect(
+            backend.recorder.summary.map { $0.components(separatedBy: "?")[0] } == [
+                "POST /v1/people", "PUT /v1/people/1", "GET /v1/people", "DELETE /v1/people/1",
+            ])
+    }
+}
