@@ -137,16 +137,47 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
 
     /// Splits `name=value&…` text back into decoded pairs (`+` read as a space, as HTML forms send it).
     ///
+    /// A part with a malformed escape (`%zz`) or escapes that do not form UTF-8 is kept as written, with only `+`
+    /// read as a space.
     /// - Parameter text: A query string or form body, without a leading `?`.
     /// - Returns: The pairs in order; a pair without `=` has an empty value.
     public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+            return (percentDecode(parts[0]), parts.count > 1 ? percentDecode(parts[1]) : "")
+        }
+    }
+
+    /// Decodes `+` and `%XX` byte by byte (Foundation's `removingPercentEncoding` drops a leading U+FEFF on Linux,
+    /// found by the encoding fuzzer).
+    private static func percentDecode(_ part: Substring) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(part.utf8.count)
+        var iterator = part.utf8.makeIterator()
+        let asWritten = { part.replacingOccurrences(of: "+", with: " ") }
+        while let byte = iterator.next() {
+            switch byte {
+            case 43:
+                bytes.append(32)
+            case 37:
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return asWritten()
+                }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
             }
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+        let isInvalid = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
+        return isInvalid ? asWritten() : String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 48...57: byte - 48
+        case 65...70: byte - 55
+        case 97...102: byte - 87
+        default: nil
         }
     }
 }
