@@ -152,7 +152,8 @@ extension API {
         if let log { log(event(.requestSent, request, attempt: context.attempt)) }
         let result = await sendAndValidate(request, context: context, log: log, sentAt: sentAt, mode: mode)
         if let log, case .failure(let failure) = result {
-            log(event(.failed(failure), request, attempt: context.attempt, duration: clock.now() - sentAt))
+            let shown = configuration.redaction.redact(failure)
+            log(event(.failed(shown), request, attempt: context.attempt, duration: clock.now() - sentAt))
         }
         return result
     }

@@ -35,6 +35,15 @@ public struct Redaction: Sendable, Hashable {
     /// Whether the value of header `name` is hidden.
     public func hidesHeader(_ name: String) -> Bool { headerNames.contains(name.lowercased()) }
 
+    /// Whether the value of query parameter `name` is hidden: a listed name, or a list or nested field written in
+    /// the bracket style (`token[]`, `token[0]`, `token[inner]`) of a listed name.
+    public func hidesQueryParameter(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if queryParameterNames.contains(lowered) { return true }
+        guard let bracket = lowered.firstIndex(of: "[") else { return false }
+        return queryParameterNames.contains(String(lowered[..<bracket]))
+    }
+
     /// `headers` with every secret value replaced by ``placeholder``.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         guard headers.contains(where: { hidesHeader($0.name) }) else { return headers }
@@ -56,7 +65,7 @@ public struct Redaction: Sendable, Hashable {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(pieces[0])
             let name = (rawName.removingPercentEncoding ?? rawName).lowercased()
-            guard pieces.count == 2, queryParameterNames.contains(name) else { return String(part) }
+            guard pieces.count == 2, hidesQueryParameter(name) else { return String(part) }
             return rawName + "=" + Self.placeholder
         }
         return String(text[...question]) + parts.joined(separator: "&") + String(text[end...])

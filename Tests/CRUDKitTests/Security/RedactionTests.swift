@@ -99,9 +99,9 @@ extension NetworkTests {
             Self.expectNoSecret(in: Self.renderings(of: logged))
         }
 
-        /// The failure inside a `.failed` event is the error itself, and Foundation's `URLError` keeps the failing URL
-        /// (query included) in its user info: printing the event's kind, rather than the event, shows the secret.
-        @Test func theErrorInsideAFailedEventKeepsTheFailingURL() async throws {
+        /// The failure inside a `.failed` event is redacted too: Foundation's `URLError` keeps the failing URL (query
+        /// included) in its user info, so the event carries a copy with that URL redacted.
+        @Test func theErrorInsideAFailedEventHidesTheFailingURL() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
             let events = Locked<[LogEvent]>([])
@@ -113,15 +113,20 @@ extension NetworkTests {
             await #expect(throws: CRUDError.self) { try await api.get("broken", query: ["token": "query-s3cret"]) }
 
             let kinds = events.withLock { $0 }.map { "\($0.kind)" }
-            withKnownIssue("URLError's NSErrorFailingURLStringKey carries the unredacted URL") {
-                #expect(!kinds.joined().contains("query-s3cret"))
-            } when: {
-                #if canImport(FoundationNetworking)
-                true
-                #else
-                false
-                #endif
-            }
+            #expect(kinds.count == 2)
+            #expect(!kinds.joined().contains("query-s3cret"))
+        }
+
+        @Test func anHTTPStatusFailureInAnEventHidesSecretHeadersAndQueryValues() {
+            let response = HTTPResponse(
+                status: 500, headers: ["Set-Cookie": "session=cookie-s3cret"], body: Data("{}".utf8),
+                url: URL(string: "https://api.example.com/a?token=query-s3cret"))
+
+            let shown = Self.redaction.redact(CRUDError.httpStatus(response))
+
+            #expect(shown.status == 500)
+            #expect(!"\(shown)".contains("s3cret"))
+            #expect(shown.response?.headers["Set-Cookie"] == Redaction.placeholder)
         }
 
         @Test(arguments: [
@@ -147,15 +152,18 @@ extension NetworkTests {
             #expect(rendered.components(separatedBy: "REDACTED").count - 1 >= 5)
         }
 
-        /// A secret parameter written as a list (`token[]=…`, the bracket style ``FormParameters`` uses) is a
-        /// different name to ``Redaction``: list it as `token[]` too to hide it.
-        @Test func bracketedListNamesNeedTheirOwnEntry() throws {
+        /// A secret parameter written as a list or nested field (`token[]=…`, `token[0]=…`, the bracket style
+        /// ``FormParameters`` uses) is hidden by its base name.
+        @Test func bracketedListNamesAreHiddenByTheirBaseName() throws {
             var request = HTTPRequest(url: try #require(URL(string: "https://api.example.com/a")))
-            try request.appendQuery(["token": ["query-s3cret"]])
+            try request.appendQuery(["token": ["query-s3cret"], "page": "2"])
 
-            #expect(request.cURLDescription(redacting: Self.redaction).contains("query-s3cret"))
-            let listed = Redaction(queryParameters: ["token", "token[]"])
-            #expect(!request.cURLDescription(redacting: listed).contains("query-s3cret"))
+            let rendered = request.cURLDescription(redacting: Self.redaction)
+
+            #expect(!rendered.contains("query-s3cret"))
+            #expect(rendered.contains("page=2"))
+            #expect(Self.redaction.hidesQueryParameter("TOKEN[inner]"))
+            #expect(!Self.redaction.hidesQueryParameter("tokens"))
         }
     }
 }
