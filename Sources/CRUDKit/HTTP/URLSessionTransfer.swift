@@ -38,6 +38,9 @@ final class URLSessionTransfer: Sendable {
         var received: Int64 = 0
         var expected: Int64?
         var timer: (any DispatchSourceTimer)?
+        /// The exact idle watchdog for a fractional idle timeout (see ``watchesIdle``), and when bytes last moved.
+        var idleTimer: (any DispatchSourceTimer)?
+        var lastActivity: UInt64 = 0
     }
 
     typealias Continuation = CheckedContinuation<Outcome, any Error>
@@ -67,6 +70,9 @@ final class URLSessionTransfer: Sendable {
 
     let observer: TransferObserver
     let idleTimeout: TimeInterval
+    /// Whether this transfer runs its own idle watchdog: FoundationNetworking counts the request timeout in whole
+    /// seconds (URLSession is given the timeout rounded up), so a fractional timeout is enforced here exactly.
+    let watchesIdle: Bool
     let deadline: (at: UInt64, seconds: TimeInterval)?
     let maximumBodySize: Int
     let expectsBody: Bool
@@ -90,6 +96,7 @@ final class URLSessionTransfer: Sendable {
         self.onFileResponse = onFileResponse
         self.observer = observer
         self.idleTimeout = idleTimeout
+        self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
         self.deadline = deadline
         self.maximumBodySize = maximumBodySize
         self.expectsBody = expectsBody
@@ -120,6 +127,10 @@ final class URLSessionTransfer: Sendable {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
             state.timer = makeTimer()
+            if watchesIdle {
+                state.lastActivity = DispatchTime.now().uptimeNanoseconds
+                state.idleTimer = makeIdleTimer(after: idleTimeout)
+            }
             return state.finished
         }
         if cancelled {
@@ -152,6 +163,8 @@ final class URLSessionTransfer: Sendable {
         state.finished = true
         state.timer?.cancel()
         state.timer = nil
+        state.idleTimer?.cancel()
+        state.idleTimer = nil
         try? state.handle?.close()
         state.handle = nil
         let continuation = state.continuation
@@ -168,6 +181,7 @@ final class URLSessionTransfer: Sendable {
         }
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         let outcome = state.withLock { state -> CRUDError? in
+            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
             guard !state.finished else { return nil }
             state.response = http
             state.received = 0
@@ -227,6 +241,7 @@ final class URLSessionTransfer: Sendable {
     func didReceive(_ data: Data) {
         let outcome = state.withLock { state -> (CRUDError?, TransferProgress?) in
             guard !state.finished else { return (nil, nil) }
+            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
             state.received += Int64(data.count)
             if let handle = state.handle {
                 do {
@@ -250,6 +265,7 @@ final class URLSessionTransfer: Sendable {
 
     func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
         let live = state.withLock { state -> Bool in
+            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
             return !state.finished
         }
         guard live, let upload = observer.upload else { return }
@@ -293,6 +309,30 @@ final class URLSessionTransfer: Sendable {
         timer.schedule(deadline: .now() + .nanoseconds(Int(min(deadline.at - min(deadline.at, now), UInt64(Int.max)))))
         timer.resume()
         return timer
+    }
+
+    /// A one-shot timer that checks for idleness `seconds` from now.
+    private func makeIdleTimer(after seconds: TimeInterval) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
+        timer.setEventHandler { [weak self] in self?.checkIdle() }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, seconds) * 1e9)))
+        timer.resume()
+        return timer
+    }
+
+    /// Fails the transfer if no bytes moved for ``idleTimeout``; otherwise checks again when they would have.
+    private func checkIdle() {
+        let idleNanoseconds = UInt64(idleTimeout * 1e9)
+        let expired = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let quiet = now - min(state.lastActivity, now)
+            if quiet >= idleNanoseconds { return true }
+            state.idleTimer?.cancel()
+            state.idleTimer = makeIdleTimer(after: Double(idleNanoseconds - quiet) / 1e9)
+            return false
+        }
+        if expired { fail(.timedOut(.idle(idleTimeout))) }
     }
 
     private func checkDeadline() {

@@ -108,24 +108,16 @@ extension NetworkTests {
         }
 
         /// FoundationNetworking on Linux truncates `URLRequest.timeoutInterval` to whole seconds
-        /// (`Int(request.timeoutInterval) * 1000` milliseconds): 0.5 s used to become 0 ms and fail at once.
-        /// ``URLSessionTransport`` now rounds a fraction up on Linux, so 0.5 s fires after 1 s: no longer early, but
-        /// later than 1.5x the configured time. Recorded as a known issue until the transport keeps its own idle timer.
+        /// (`Int(request.timeoutInterval) * 1000` milliseconds): 0.5 s used to become 0 ms and fail at once, and
+        /// rounding up alone made it fire after 1 s. The transport keeps its own idle watchdog for fractional
+        /// timeouts, so 0.5 s fires after 0.5 s.
         @Test func aSubSecondTimeoutFiresWithinOneAndAHalfTimesItsTime() async throws {
             let (elapsed, error) = try await Self.neverAnswered(timeout: 0.5)
 
             print("RELIABILITY timeout: configured_s=0.5 fired_after_s=\(elapsed.secondsValue)")
             #expect(error?.timeout == .idle(0.5))
             #expect(elapsed >= .milliseconds(450), "fired early")
-            withKnownIssue("URLSession on Linux counts whole seconds; the transport rounds 0.5 s up to 1 s") {
-                #expect(elapsed < .milliseconds(750), "fired after more than 1.5x the configured 0.5 s")
-            } when: {
-                #if canImport(FoundationNetworking)
-                true
-                #else
-                false
-                #endif
-            }
+            #expect(elapsed < .milliseconds(750), "fired after more than 1.5x the configured 0.5 s")
         }
 
         @Test func tooManyRequestsWaitsForRetryAfterThenSucceeds() async throws {
