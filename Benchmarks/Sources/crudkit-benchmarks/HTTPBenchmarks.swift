@@ -8,7 +8,8 @@ import FoundationNetworking
 
 /// The HTTP suite: requests per second of `URLSessionTransport` beside raw `URLSession` against the same
 /// loopback server in the same run (nginx when `Benchmarks/nginx/start-nginx.sh` can start it, otherwise
-/// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight. Each figure is the median of
+/// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight; then the same through the whole
+/// `API` pipeline (`api.get`). Each figure is the median of
 /// 11 rounds in which the two clients take turns (see `interleavedMedians`).
 func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let server = try BenchmarkServer.start()
@@ -35,11 +36,18 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let ours: @Sendable () async throws -> Void = {
         guard try await transport.send(request).status == 200 else { throw URLError(.badServerResponse) }
     }
+    // The whole pipeline: URL building, default headers, interceptors (none), status check, logging (off).
+    // Coalescing is off so that every call really is a request, as for the baseline.
+    let api = API(baseURL: server.url, transport: transport).with { $0.coalescesReads = false }
+    let viaAPI: @Sendable () async throws -> Void = {
+        guard try await api.get("people/1").status == 200 else { throw URLError(.badServerResponse) }
+    }
 
     // Warm both clients (connections, lazy initialisation) before measuring.
     for _ in 0..<options.iterations(200) {
         try await raw()
         try await ours()
+        try await viaAPI()
     }
 
     var met = true
@@ -68,6 +76,20 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
             unit: .requestsPerSecond, target: 0.95
         ) && met
     print("    \(concurrent.spread)")
+    for (label, inFlight, total) in [("sequential", 1, 1_000), ("64 in flight", 64, 3_200)] {
+        let figures = try await interleavedMedians(rounds: rounds) {
+            try await requestsPerSecond(total: options.iterations(total), inFlight: inFlight, raw)
+        } _: {
+            try await requestsPerSecond(total: options.iterations(total), inFlight: inFlight, viaAPI)
+        }
+        met =
+            report(
+                "GET, \(label) (API.get over URLSessionTransport)", ours: figures.b, baseline: figures.a,
+                baselineName: "URLSession.data(for:) on the same server, \(inFlight) in flight",
+                unit: .requestsPerSecond, target: 0.95
+            ) && met
+        print("    \(figures.spread)")
+    }
     if let accepted = server.connectionsAccepted {
         print("    connections the server accepted over the whole suite: \(accepted)")
     }
