@@ -16,7 +16,10 @@ start)
     mkdir -p "$prefix"
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     sed -e "s|__PREFIX__|$prefix|g" -e "s|__PORT__|$port|g" "$here/nginx.conf.template" > "$prefix/nginx.conf"
-    "$nginx_bin" -p "$prefix" -c "$prefix/nginx.conf" >&2
+    # nginx daemonizes: start it through Python's subprocess, which closes every inherited descriptor, so the
+    # daemon keeps no descriptor of the caller's (Foundation's Process would otherwise wait for it forever).
+    python3 -c 'import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], stdout=2, stdin=subprocess.DEVNULL))' \
+        "$nginx_bin" -p "$prefix" -c "$prefix/nginx.conf"
     for _ in $(seq 50); do
         if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; exit 0; fi
         sleep 0.1

@@ -84,7 +84,7 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         }
         met =
             report(
-                "GET, \(label) (API.get over URLSessionTransport)", ours: figures.b, baseline: figures.a,
+                "GET, \(label) (API.get, whole pipeline)", ours: figures.b, baseline: figures.a,
                 baselineName: "URLSession.data(for:) on the same server, \(inFlight) in flight",
                 unit: .requestsPerSecond, target: 0.95
             ) && met
