@@ -60,7 +60,11 @@ public final class URLSessionTransport: Transport {
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
-    deinit { session.invalidateAndCancel() }
+    /// Lets the session end once its tasks have: every task still running then is one the transport has already
+    /// cancelled (a request in flight keeps the transport alive). `invalidateAndCancel()` would cancel those tasks
+    /// a second time, which FoundationNetworking on Linux can answer with a crash ("a task that is not in the
+    /// registry") when the two cancellations race.
+    deinit { session.finishTasksAndInvalidate() }
 
     private static let backstopTimeout: TimeInterval = 7 * 24 * 3600
 

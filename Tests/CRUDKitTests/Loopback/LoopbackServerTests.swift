@@ -23,7 +23,7 @@ extension NetworkTests {
             try server.start()
             defer { server.stop() }
             let session = URLSession(configuration: .ephemeral)
-            defer { session.invalidateAndCancel() }
+            defer { session.finishTasksAndInvalidate() }
 
             let (data, response) = try await session.data(from: server.baseURL.appendingPathComponent("people"))
 

@@ -70,6 +70,25 @@ extension NetworkTests {
                 throws: Self.isTooLarge(limit))
         }
 
+        /// A transport released the moment its request was refused lets the cancelled task finish on its own.
+        ///
+        /// Its `deinit` once called `invalidateAndCancel()`, which on Linux cancels every task in the session's
+        /// registry a second time; racing the transport's own cancellation, FoundationNetworking sometimes found the
+        /// task already gone from its registry and trapped (about one run in ten under AddressSanitizer).
+        @Test func releasingATransportRightAfterARefusalIsSafe() async throws {
+            let server = try Self.makeSizedServer()
+            defer { server.stop() }
+            let limit = 1_000
+            for _ in 0..<100 {
+                await #expect(
+                    performing: {
+                        try await URLSessionTransport(configuration: .init(maximumResponseSize: limit)).send(
+                            HTTPRequest(url: server.baseURL.appendingPathComponent("declared/\(1 << 20)")))
+                    },
+                    throws: Self.isTooLarge(limit))
+            }
+        }
+
         /// `/chain/<n>` redirects to `/chain/<n-1>` and `/chain/0` answers 200: exactly `n` redirects.
         private static func makeChainServer() throws -> LoopbackServer {
             let server = LoopbackServer(synchronousHandler: { request in
