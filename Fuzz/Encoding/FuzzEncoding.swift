@@ -180,8 +180,17 @@ func checkMultipart(_ reader: inout FuzzReader) {
     }
     for field in fields {
         expect(Array("--\(boundary)\r\n".utf8), "the boundary")
-        let escaped = field.name.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        // Scalar by scalar: `replacingOccurrences` compares Characters and misses a CR that forms one grapheme
+        // with a following combining mark, the very bug this property once caught in the library.
+        var escaped = ""
+        for scalar in field.name.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "%22"
+            case "\r": escaped += "%0D"
+            case "\n": escaped += "%0A"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
         let head = Array("Content-Disposition: form-data; name=\"\(escaped)\"\r\n\r\n".utf8)
         guard !escaped.utf8.contains(13), !escaped.utf8.contains(10), !escaped.utf8.contains(34) else {
             fail("the part name \(field.name.debugDescription) can break its head line")

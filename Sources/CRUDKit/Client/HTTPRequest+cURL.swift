@@ -40,6 +40,6 @@ extension HTTPRequest {
 
     /// `text` in single quotes, with each `'` written as `'\''`.
     private static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingScalars(["'": "'\\''"]) + "'"
     }
 }

@@ -142,9 +142,11 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// - Parameter text: A query string or form body, without a leading `?`.
     /// - Returns: The pairs in order; a pair without `=` has an empty value.
     public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (percentDecode(parts[0]), parts.count > 1 ? percentDecode(parts[1]) : "")
+        // Split on bytes, not Characters: an `&` or `=` followed by a combining mark is one Character with it.
+        text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let name = percentDecode(Substring(parts[0]))
+            return (name, parts.count > 1 ? percentDecode(Substring(parts[1])) : "")
         }
     }
 
@@ -154,7 +156,7 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
         var bytes: [UInt8] = []
         bytes.reserveCapacity(part.utf8.count)
         var iterator = part.utf8.makeIterator()
-        let asWritten = { part.replacingOccurrences(of: "+", with: " ") }
+        let asWritten = { part.replacingScalars(["+": " "]) }
         while let byte = iterator.next() {
             switch byte {
             case 43:

@@ -48,9 +48,7 @@ extension MultipartForm {
 
     /// Escapes `"`, CR and LF as browsers do in `Content-Disposition` parameters.
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingScalars(["\"": "%22", "\r": "%0D", "\n": "%0A"])
     }
 
     static func size(of url: URL) throws -> Int {

@@ -71,6 +71,10 @@ import Testing
                   -H 'X-Quote: it'\\''s' \\
                   --data-binary '{"name":"O'\\''Brien"}'
                 """)
+        // A quote that forms one Character with a following combining mark is still closed and reopened, so the
+        // text cannot leave its shell quotes.
+        let combining = HTTPRequest(method: .post, url: testBase, body: .data(Data("'\u{0301}; rm -rf ~".utf8)))
+        #expect(combining.cURLDescription().hasSuffix("--data-binary ''\\''\u{0301}; rm -rf ~'"))
         let encoded = URL(string: "https://me:p%40ss%3Aw@x.test/a?b=c")!
         #expect(Redaction.standard.redact(encoded) == "https://me:REDACTED@x.test/a?b=c")
         #expect(Redaction.standard.redact(URL(string: "https://me@x.test/a@b")!) == "https://me@x.test/a@b")

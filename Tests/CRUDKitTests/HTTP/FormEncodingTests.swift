@@ -46,6 +46,15 @@ extension NetworkTests {
             #expect(pairs.map(\.value) == ["c+d&e", "é", "="])
         }
 
+        /// `&`, `=` and `+` followed by a combining mark (one Character with it) are still read as the separators
+        /// and the space they are.
+        @Test func decodesSeparatorsFollowedByCombiningMarks() {
+            let pairs = FormParameters.decodePairs("a=1&\u{0301}b=\u{0301}2&c=%zz+\u{0301}")
+
+            #expect(pairs.map(\.name) == ["a", "\u{0301}b", "c"])
+            #expect(pairs.map(\.value) == ["1", "\u{0301}2", "%zz \u{0301}"])
+        }
+
         @Test func dictionaryInitialiserSortsByName() {
             let parameters = FormParameters(["b": "2", "a": "1"])
             #expect(parameters.percentEncoded() == "a=1&b=2")

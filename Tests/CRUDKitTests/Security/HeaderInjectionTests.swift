@@ -129,6 +129,15 @@ extension NetworkTests {
             #expect(text.contains("name=\"a%22%0D%0AContent-Type: text/evil\""))
             #expect(text.contains("filename=\"x.txt%22%0D%0AX-Injected: 1\""))
 
+            // A CR, LF or quote followed by a combining mark is one Character with it, which Character-based
+            // replacement misses; the encoding fuzzer found such a name. Escaping works scalar by scalar.
+            var combining = MultipartForm(boundary: "B")
+            combining.append(name: "n\r\u{05AC}\n\u{0301}\"\u{0301}", value: "v")
+            let head = String(decoding: try combining.encodedData(), as: UTF8.self)
+            #expect(head.contains("name=\"n%0D\u{05AC}%0A\u{0301}%22\u{0301}\""))
+            // Only the framing's own CRs: boundary, head line, blank line, after the value, closing boundary.
+            #expect(head.utf8.filter { $0 == 13 }.count == 5)
+
             var evil = MultipartForm(boundary: "B")
             evil.append(name: "f", data: Data(), filename: "f", contentType: "text/plain\r\nX-Injected: 1")
             var refused = HTTPRequest(method: .post, url: server.baseURL)
