@@ -23,7 +23,7 @@ sources_encoding=(
     "$http/FormParameters.swift" "$http/FormValue.swift" "$http/MultipartForm.swift"
     "$http/MultipartForm+Encoding.swift" "$http/HTTPBody.swift" "$http/HTTPHeaders.swift" "$http/HTTPMethod.swift"
     "$http/HTTPRequest.swift" "$http/HTTPRequest+Encoding.swift" "$http/HTTPRequest+Validation.swift"
-    "$http/HTTPResponse.swift" Sources/CRUDKit/Errors/CRUDError.swift
+    "$http/HTTPResponse.swift" Sources/CRUDKit/Errors/CRUDError.swift Sources/CRUDKit/Support/String+Scalars.swift
 )
 # Response handling goes through the whole client, so it takes the whole library.
 mapfile -t sources_response < <(find Sources/CRUDKit -name '*.swift' | LC_ALL=C sort)
