@@ -9,8 +9,8 @@ import FoundationNetworking
 /// The HTTP suite: requests per second of `URLSessionTransport` beside raw `URLSession` against the same
 /// loopback server in the same run (nginx when `Benchmarks/nginx/start-nginx.sh` can start it, otherwise
 /// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight; then the same through the whole
-/// `API` pipeline (`api.get`). Each figure is the median of
-/// 11 rounds in which the two clients take turns (see `interleavedMedians`).
+/// `API` pipeline (`api.get`). Sequentially the three clients take turns request by request
+/// (`alternatingSequential`); with 64 in flight they take turns round by round (`interleavedRounds`).
 func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let server = try BenchmarkServer.start()
     defer { server.stop() }
@@ -51,44 +51,35 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     }
 
     var met = true
-    let rounds = options.smoke ? 1 : 11
-    let sequential = try await interleavedMedians(rounds: rounds) {
-        try await requestsPerSecond(total: options.iterations(1_000), inFlight: 1, raw)
-    } _: {
-        try await requestsPerSecond(total: options.iterations(1_000), inFlight: 1, ours)
-    }
-    met =
-        report(
-            "GET, sequential (URLSessionTransport)", ours: sequential.b, baseline: sequential.a,
-            baselineName: "URLSession.data(for:) on the same server", unit: .requestsPerSecond, target: 0.95
-        ) && met
-    print("    \(sequential.spread)")
-
-    let concurrent = try await interleavedMedians(rounds: rounds) {
-        try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, raw)
-    } _: {
-        try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, ours)
-    }
-    met =
-        report(
-            "GET, 64 in flight (URLSessionTransport)", ours: concurrent.b, baseline: concurrent.a,
-            baselineName: "URLSession.data(for:), 64 in flight, \(connections) connections per host",
-            unit: .requestsPerSecond, target: 0.95
-        ) && met
-    print("    \(concurrent.spread)")
-    for (label, inFlight, total) in [("sequential", 1, 1_000), ("64 in flight", 64, 3_200)] {
-        let figures = try await interleavedMedians(rounds: rounds) {
-            try await requestsPerSecond(total: options.iterations(total), inFlight: inFlight, raw)
-        } _: {
-            try await requestsPerSecond(total: options.iterations(total), inFlight: inFlight, viaAPI)
-        }
+    // Sequential: the three clients take turns request by request, in an order that changes every time, so a
+    // slow moment of the machine (it is a shared VM) lands on all three alike; a sequential client's requests per
+    // second are the inverse of its mean time per request.
+    let sequential = try await alternatingSequential(
+        requests: options.iterations(6_000), blocks: options.smoke ? 1 : 12, [raw, ours, viaAPI])
+    for (index, label) in [(1, "URLSessionTransport"), (2, "API.get, whole pipeline")] {
         met =
             report(
-                "GET, \(label) (API.get, whole pipeline)", ours: figures.b, baseline: figures.a,
-                baselineName: "URLSession.data(for:) on the same server, \(inFlight) in flight",
+                "GET, sequential (\(label))", ours: sequential.figures[index], baseline: sequential.figures[0],
+                baselineName: "URLSession.data(for:) on the same server", unit: .requestsPerSecond, target: 0.95
+            ) && met
+        print("    \(sequential.spread(of: index))")
+    }
+
+    // 64 in flight: each round runs the three clients one after another (3,200 requests each), in an order that
+    // changes every round; each figure is the median over the rounds.
+    let concurrent = try await interleavedRounds(rounds: options.smoke ? 1 : 15, [
+        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, raw) },
+        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, ours) },
+        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, viaAPI) },
+    ])
+    for (index, label) in [(1, "URLSessionTransport"), (2, "API.get, whole pipeline")] {
+        met =
+            report(
+                "GET, 64 in flight (\(label))", ours: concurrent.figures[index], baseline: concurrent.figures[0],
+                baselineName: "URLSession.data(for:), 64 in flight, \(connections) connections per host",
                 unit: .requestsPerSecond, target: 0.95
             ) && met
-        print("    \(figures.spread)")
+        print("    \(concurrent.spread(of: index))")
     }
     if let accepted = server.connectionsAccepted {
         print("    connections the server accepted over the whole suite: \(accepted)")
@@ -96,49 +87,80 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     return met
 }
 
-/// The medians of two measurements taken in alternating rounds, and how their per-round ratio varied.
-private struct InterleavedMedians {
-    var a: Double
-    var b: Double
-    var ratios: [Double]
+/// Figures for several clients measured side by side (index 0 is the baseline), and the per-part ratios against
+/// the baseline that show how much the machine's noise moved them.
+private struct SideBySide {
+    var figures: [Double]
+    /// For each client, its ratio to the baseline in each part (block of requests, or round).
+    var ratios: [[Double]]
+    var partName: String
 
-    /// One line on the spread of the per-round ratios b/a (the machine may be shared; the medians resist that).
-    var spread: String {
-        let sorted = ratios.sorted()
-        guard let low = sorted.first, let high = sorted.last else { return "no rounds" }
+    /// One line on the spread of client `index`'s per-part ratios to the baseline.
+    func spread(of index: Int) -> String {
+        let sorted = ratios[index].sorted()
+        guard let low = sorted.first, let high = sorted.last else { return "no \(partName)s" }
         return String(
-            format: "%d interleaved rounds; per-round ratio median %.2f×, range %.2f×–%.2f×",
-            sorted.count, sorted[sorted.count / 2], low, high)
+            format: "%d %@s; per-%@ ratio median %.2f×, range %.2f×–%.2f×", sorted.count, partName, partName,
+            sorted[sorted.count / 2], low, high)
     }
 }
 
-/// Runs `a` and `b` in `rounds` rounds, alternating which goes first (ABBA…) so that a slow drift of the
-/// machine's load weighs on both alike, and returns the median figure of each. The median, unlike the best
-/// round, is not decided by a single quiet moment that only one side happened to get.
-private func interleavedMedians(
-    rounds: Int,
-    _ a: () async throws -> Double,
-    _ b: () async throws -> Double
-) async throws -> InterleavedMedians {
-    var figuresA: [Double] = []
-    var figuresB: [Double] = []
-    var ratios: [Double] = []
-    for round in 0..<max(1, rounds) {
-        let first: Double
-        let second: Double
-        if round % 2 == 0 {
-            first = try await a()
-            second = try await b()
-        } else {
-            second = try await b()
-            first = try await a()
+/// Sends `requests` requests with each client, one at a time, the clients taking turns request by request in a
+/// shuffled order, and returns each client's requests per second (requests over its own summed time). The
+/// spread is reported over `blocks` equal blocks of the run.
+private func alternatingSequential(
+    requests: Int,
+    blocks: Int,
+    _ clients: [@Sendable () async throws -> Void]
+) async throws -> SideBySide {
+    let perBlock = max(1, requests / max(1, blocks))
+    var totals = [UInt64](repeating: 0, count: clients.count)
+    var blockRates: [[Double]] = Array(repeating: [], count: clients.count)
+    var order = Array(clients.indices)
+    for _ in 0..<max(1, blocks) {
+        var spent = [UInt64](repeating: 0, count: clients.count)
+        for _ in 0..<perBlock {
+            order.shuffle()
+            for index in order {
+                let start = now()
+                try await clients[index]()
+                spent[index] += now() - start
+            }
         }
-        figuresA.append(first)
-        figuresB.append(second)
-        ratios.append(second / first)
+        for index in clients.indices {
+            totals[index] += spent[index]
+            blockRates[index].append(Double(perBlock) / (Double(spent[index]) / 1e9))
+        }
+    }
+    let count = Double(perBlock * max(1, blocks))
+    return SideBySide(
+        figures: totals.map { count / (Double($0) / 1e9) },
+        ratios: blockRates.map { rates in zip(rates, blockRates[0]).map { $0 / $1 } },
+        partName: "block")
+}
+
+/// Runs each measurement once per round, in an order that changes every round (a slow drift of the machine's
+/// load weighs on all alike), and returns each one's median over the rounds. The median, unlike the best round, is
+/// not decided by a single quiet moment that only one side happened to get.
+private func interleavedRounds(
+    rounds: Int,
+    _ measurements: [() async throws -> Double]
+) async throws -> SideBySide {
+    var figures: [[Double]] = Array(repeating: [], count: measurements.count)
+    var order = Array(measurements.indices)
+    for round in 0..<max(1, rounds) {
+        // Rotate, and reverse every other round, so each goes first, middle and last equally often.
+        order = Array(measurements.indices).map { (($0 + round) % measurements.count) }
+        if round % 2 == 1 { order.reverse() }
+        for index in order {
+            figures[index].append(try await measurements[index]())
+        }
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    return InterleavedMedians(a: median(figuresA), b: median(figuresB), ratios: ratios)
+    return SideBySide(
+        figures: figures.map(median),
+        ratios: figures.map { values in zip(values, figures[0]).map { $0 / $1 } },
+        partName: "round")
 }
 
 /// Sends `total` requests with `inFlight` workers each sending one after another; requests per second.

@@ -75,6 +75,7 @@ final class URLSessionTransfer: Sendable {
     let watchesIdle: Bool
     let deadline: (at: UInt64, seconds: TimeInterval)?
     let maximumBodySize: Int
+    let cookies: CookieJar?
     let expectsBody: Bool
     let uploadLength: Int64?
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
@@ -89,6 +90,7 @@ final class URLSessionTransfer: Sendable {
         idleTimeout: TimeInterval,
         deadline: (at: UInt64, seconds: TimeInterval)?,
         maximumBodySize: Int,
+        cookies: CookieJar? = nil,
         expectsBody: Bool,
         uploadLength: Int64?,
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
@@ -99,6 +101,7 @@ final class URLSessionTransfer: Sendable {
         self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
         self.deadline = deadline
         self.maximumBodySize = maximumBodySize
+        self.cookies = cookies
         self.expectsBody = expectsBody
         self.uploadLength = uploadLength
         self.state = Locked(State(sink: sink))
@@ -179,6 +182,7 @@ final class URLSessionTransfer: Sendable {
             fail(.transport(underlying: URLError(.badServerResponse)))
             return false
         }
+        if let cookies, let url = http.url { cookies.store(from: http, for: url) }
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         let outcome = state.withLock { state -> CRUDError? in
             if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }

@@ -29,6 +29,8 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     let session: URLSession
     let delegate: URLSessionTransportDelegate
+    /// The transport's own cookie jar (in memory): the transport reads and fills it itself, see ``CookieJar``.
+    let cookies: CookieJar
     #if !canImport(FoundationNetworking)
     /// The queue under the delegate queue; `OperationQueue.underlyingQueue` does not keep it alive.
     private let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
@@ -47,6 +49,12 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.timeoutIntervalForResource = Self.backstopTimeout
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        cookies = CookieJar(storage: sessionConfiguration.httpCookieStorage)
+        // The jar is kept by the transport, not the session: FoundationNetworking parses every response header line
+        // as a possible Set-Cookie (about 5% of a small request's cost on loopback); CookieJar reads only real ones.
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpCookieAcceptPolicy = .never
+        sessionConfiguration.httpShouldSetCookies = false
         delegate = URLSessionTransportDelegate()
         #if canImport(FoundationNetworking)
         // Delegate callbacks run inline on the session's serial work queue (see InlineDelegateQueue).
@@ -187,6 +195,7 @@ public final class URLSessionTransport: Transport {
             idleTimeout: request.timeout ?? configuration.idleTimeout,
             deadline: deadline,
             maximumBodySize: configuration.maximumResponseSize,
+            cookies: cookies,
             expectsBody: request.method != .head,
             uploadLength: uploadLength,
             onFileResponse: onFileResponse
@@ -241,8 +250,9 @@ public final class URLSessionTransport: Transport {
             }
         }
         if !hasUserAgent { fields["User-Agent"] = configuration.userAgent }
+        if !hasCookie, let cookie = cookies.header(for: request.url) { fields["Cookie"] = cookie }
         if !request.body.isEmpty && !hasContentType { fields["Content-Type"] = "application/octet-stream" }
-        urlRequest.httpShouldHandleCookies = !hasCookie
+        urlRequest.httpShouldHandleCookies = false
         urlRequest.allHTTPHeaderFields = fields
         return urlRequest
     }
