@@ -67,11 +67,13 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
 
     // 64 in flight: each round runs the three clients one after another (3,200 requests each), in an order that
     // changes every round; each figure is the median over the rounds.
-    let concurrent = try await interleavedRounds(rounds: options.smoke ? 1 : 15, [
-        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, raw) },
-        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, ours) },
-        { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, viaAPI) },
-    ])
+    let concurrent = try await interleavedRounds(
+        rounds: options.smoke ? 1 : 15,
+        [
+            { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, raw) },
+            { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, ours) },
+            { try await requestsPerSecond(total: options.iterations(3_200), inFlight: 64, viaAPI) },
+        ])
     for (index, label) in [(1, "URLSessionTransport"), (2, "API.get, whole pipeline")] {
         met =
             report(
