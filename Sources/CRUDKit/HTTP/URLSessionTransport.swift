@@ -19,6 +19,8 @@ import FoundationNetworking
 ///   ``Configuration/maximumRedirects``.
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with
 ///   ``CRUDError/responseTooLarge(limit:)``.
+/// - Cookies a server sets are kept in memory, per transport, and sent back to their host under their `Path`
+///   (`Secure` ones over HTTPS only); a request with its own `Cookie` header is sent with that one alone.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
