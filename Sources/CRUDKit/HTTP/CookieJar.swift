@@ -23,7 +23,9 @@ struct CookieJar: Sendable {
     /// The `Cookie` header value for a request to `url`; `nil` when no stored cookie matches.
     func header(for url: URL) -> String? {
         guard let stored = storage?.cookies(for: url), !stored.isEmpty else { return nil }
-        let path = url.path.isEmpty ? "/" : url.path
+        // The path as sent, still percent-encoded: an id `a/b` is the one segment `a%2Fb`, not a path below `a`.
+        let sent = url.path(percentEncoded: true)
+        let path = sent.isEmpty ? "/" : sent
         let secure = url.scheme?.lowercased() == "https"
         let now = Date()
         let cookies =

@@ -19,6 +19,8 @@ extension NetworkTests {
                     headers.add(
                         name: "Set-Cookie", value: "scoped=1; Path=/private; Expires=Wed, 21 Oct 2099 07:28:00 GMT")
                     headers.add(name: "Set-Cookie", value: "tls=1; Path=/; Secure")
+                case "/people/a/login":
+                    headers.add(name: "Set-Cookie", value: "person=a; Path=/people/a")
                 case "/logout":
                     headers.add(
                         name: "Set-Cookie", value: "session=gone; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
@@ -60,6 +62,22 @@ extension NetworkTests {
                 _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent(path)))
             }
             #expect(server.requests.last?.headers["Cookie"] == nil)
+        }
+
+        /// Paths are matched as sent: the one segment `a%2Fb` (an id with a slash) is not a path below `/people/a`.
+        @Test func pathsAreMatchedPercentEncoded() async throws {
+            let server = try Self.makeServer()
+            defer { server.stop() }
+            let transport = URLSessionTransport()
+            let people = server.baseURL.appendingPathComponent("people")
+            _ = try await transport.send(HTTPRequest(url: people.appendingPathComponent("a/login")))
+            _ = try await transport.send(
+                HTTPRequest(url: try #require(URL(string: people.absoluteString + "/a%2Fb"))))
+            _ = try await transport.send(HTTPRequest(url: people.appendingPathComponent("a/b")))
+            let requests = server.requests
+            #expect(requests.count == 3)
+            #expect(requests[1].headers["Cookie"] == nil, "a cookie for /people/a went to the id a/b")
+            #expect(requests[2].headers["Cookie"] == "person=a")
         }
 
         @Test func aRequestsOwnCookieHeaderWinsOverTheJar() async throws {
