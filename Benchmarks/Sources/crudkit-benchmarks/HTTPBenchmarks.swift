@@ -149,10 +149,9 @@ private func interleavedRounds(
     _ measurements: [() async throws -> Double]
 ) async throws -> SideBySide {
     var figures: [[Double]] = Array(repeating: [], count: measurements.count)
-    var order = Array(measurements.indices)
     for round in 0..<max(1, rounds) {
         // Rotate, and reverse every other round, so each goes first, middle and last equally often.
-        order = Array(measurements.indices).map { (($0 + round) % measurements.count) }
+        var order = measurements.indices.map { ($0 + round) % measurements.count }
         if round % 2 == 1 { order.reverse() }
         for index in order {
             figures[index].append(try await measurements[index]())
