@@ -1,7 +1,9 @@
 import Foundation
 
-/// How ``URLSessionTransport`` follows redirects (URLSession's own handling is switched off: on Linux it
-/// resolves some relative locations wrongly and re-sends 307/308 without their body).
+/// How CRUDKit's transports follow redirects. ``URLSessionTransport`` switches URLSession's own handling off (on
+/// Linux it resolves some relative locations wrongly and re-sends 307/308 without their body) and follows
+/// redirects with this policy; a transport of your own (or the AsyncHTTPClient adapter) calls
+/// ``nextRequest(after:to:)`` after each response to behave the same.
 ///
 /// - 301 and 302 are followed for `GET` and `HEAD` only. For any other method the redirect response is returned
 ///   as it is, so a write is never silently turned into a body-less `GET` (browsers do that; an API client
@@ -12,12 +14,17 @@ import Foundation
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
 /// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the scheme, host or port changes.
 /// - Other statuses, a missing `Location`, or a location that is not http(s) end the chain with that response.
-enum RedirectPolicy {
+public enum RedirectPolicy {
     /// The headers never sent to another origin.
-    static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
     /// The request to send after `response` answered `request`, or `nil` when the response is final.
-    static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
+    ///
+    /// - Parameters:
+    ///   - response: The response that answered `request`.
+    ///   - request: The request as it was sent.
+    /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
+    public static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
         switch response.status {
         case 301, 302, 303, 307, 308: break
         default: return nil
