@@ -301,6 +301,26 @@ final class URLSessionTransfer: Sendable {
         continuation?.resume(with: result)
     }
 
+    /// Ends the transfer with `response`, the 401 an authentication challenge came with (see
+    /// ``URLSessionTransportDelegate``), and the body received so far; then calls `cancelChallenge` from another
+    /// thread, since cancelling the challenge cancels the task, which waits for the queue this runs on.
+    func didReceiveChallenge(response: HTTPURLResponse, cancelChallenge: @escaping @Sendable () -> Void) {
+        if state.withLock({ $0.response == nil && !$0.finished }) { _ = didReceive(response) }
+        let (continuation, outcome) = state.withLock { state -> (Continuation?, Outcome?) in
+            guard !state.finished else { return (nil, nil) }
+            let (continuation, _) = finish(&state)
+            let http = state.response ?? response
+            var wroteFile = false
+            if case .file = state.sink, (200..<300).contains(http.statusCode) { wroteFile = true }
+            let outcome = Outcome(
+                response: http, body: state.body, wroteFile: wroteFile, fileLength: state.fileBase + state.received)
+            state.body = Data()
+            return (continuation, outcome)
+        }
+        Self.cancelQueue.async { cancelChallenge() }
+        if let continuation, let outcome { continuation.resume(returning: outcome) }
+    }
+
     // MARK: - Timeouts
 
     /// A timer for the deadline; `nil` when there is none. The idle timeout is URLSession's own

@@ -58,6 +58,31 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         completionHandler(nil)
     }
 
+    /// Answers a server's authentication challenge (a 401 with `WWW-Authenticate: Basic`, or a TLS challenge).
+    ///
+    /// The transport sends no credential of its own: an `Authorization` header is the caller's, and the 401 is the
+    /// answer the caller gets. On Linux, FoundationNetworking holds a task whose 401 carries a Basic challenge until
+    /// the delegate answers, and answers nothing at all to `.performDefaultHandling` when no stored credential
+    /// exists: the request used to wait forever, the idle timeout stopped. There the transfer ends with the 401
+    /// response it already holds and the challenge is cancelled. On Apple platforms URLSession's default handling
+    /// already returns the 401 (and checks server trust).
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        if let response = challenge.failureResponse as? HTTPURLResponse, let transfer = transfer(task) {
+            transfer.didReceiveChallenge(response: response) {
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+            return
+        }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.didComplete(error)

@@ -1,6 +1,6 @@
 from django.shortcuts import get_object_or_404
 from rest_framework import serializers, viewsets
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import BasicAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
 
 from .models import Person, Post
@@ -41,6 +41,14 @@ class SecurePersonViewSet(PersonViewSet):
     """The same resource behind DRF's TokenAuthentication ("Authorization: Token <key>")."""
 
     authentication_classes = [TokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+
+class BasicSecurePersonViewSet(PersonViewSet):
+    """The same resource behind DRF's BasicAuthentication first (a 401 carries `WWW-Authenticate: Basic realm="api"`),
+    with TokenAuthentication as well: a wrong token is a 401 with that Basic challenge too."""
+
+    authentication_classes = [BasicAuthentication, TokenAuthentication]
     permission_classes = [IsAuthenticated]
 
 
