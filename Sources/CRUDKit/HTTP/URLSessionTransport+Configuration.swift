@@ -6,7 +6,7 @@ extension URLSessionTransport {
     /// ```swift
     /// var configuration = URLSessionTransport.Configuration()
     /// configuration.idleTimeout = 15
-    /// configuration.deadline = 60
+    /// configuration.deadline = 60  // the default is 300; nil for none
     /// let transport = URLSessionTransport(configuration: configuration)
     /// ```
     public struct Configuration: Sendable, Hashable {
@@ -18,8 +18,20 @@ extension URLSessionTransport {
         /// rounded up (0.3 acts as 1).
         public var idleTimeout: TimeInterval
         /// Seconds the whole exchange may take, redirects included, before it fails with
-        /// ``CRUDError/Timeout/deadline(_:)``; `nil` for none. A request's own ``HTTPRequest/deadline`` wins.
+        /// ``CRUDError/Timeout/deadline(_:)``. A request's own ``HTTPRequest/deadline`` wins.
+        ///
+        /// The default of 300 seconds (5 minutes) is the total deadline of an exchange kept in memory: the idle
+        /// timeout alone never ends a body that trickles a byte at a time, so without a total deadline such a
+        /// request would wait forever. Five minutes is far longer than any API call a person waits for (a body of
+        /// the default ``maximumResponseSize`` of 50 MB needs only about 1.4 Mbit/s), yet bounded. Downloads to a
+        /// file use ``downloadDeadline`` instead. To lift it, set `nil` here (no total deadline for this transport)
+        /// or give one request a longer ``HTTPRequest/deadline`` (`.infinity` for none).
         public var deadline: TimeInterval?
+        /// Seconds a download to a file (``URLSessionTransport/download(_:to:observer:)``, ``DownloadTask``) may take
+        /// in total, when the request has no ``HTTPRequest/deadline`` of its own; `nil` for none. The default is
+        /// 3,600 seconds (1 hour: 1 GB at about 2.3 Mbit/s), so a download trickling forever still ends; a
+        /// request's own deadline (`.infinity` for none) lifts it for one download.
+        public var downloadDeadline: TimeInterval?
         /// The largest response body held in memory; a larger one fails with ``CRUDError/responseTooLarge(limit:)``
         /// as soon as it is known to be larger, and reading stops. Downloads to a file are not limited.
         public var maximumResponseSize: Int
@@ -33,18 +45,22 @@ extension URLSessionTransport {
         /// - Parameters:
         ///   - maximumConnectionsPerHost: Connections to one host at most (default 32).
         ///   - idleTimeout: Idle timeout in seconds (default 60).
-        ///   - deadline: Total time allowed in seconds (default none).
+        ///   - deadline: Total time allowed in seconds (default 300; `nil` for none).
         ///   - maximumResponseSize: Largest body kept in memory, in bytes (default 50 MB).
         ///   - maximumRedirects: Redirects followed at most (default 10).
         ///   - userAgent: Default `User-Agent` (default `CRUDKit/<version>`).
+        ///   - downloadDeadline: Total time allowed for a download to a file, in seconds (default 3,600; `nil` for
+        ///     none).
         public init(
             maximumConnectionsPerHost: Int = 32,
             idleTimeout: TimeInterval = 60,
-            deadline: TimeInterval? = nil,
+            deadline: TimeInterval? = 300,
             maximumResponseSize: Int = 50 * 1024 * 1024,
             maximumRedirects: Int = 10,
-            userAgent: String = "CRUDKit/\(URLSessionTransport.libraryVersion)"
+            userAgent: String = "CRUDKit/\(URLSessionTransport.libraryVersion)",
+            downloadDeadline: TimeInterval? = 3600
         ) {
+            self.downloadDeadline = downloadDeadline
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.deadline = deadline

@@ -151,8 +151,7 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
     ) async throws -> URLSessionTransferResult {
         try request.validate()
-        let seconds = request.deadline ?? configuration.deadline
-        let deadline = seconds.map { (DispatchTime.now().uptimeNanoseconds + UInt64(max(0, $0) * 1e9), $0) }
+        let deadline = Self.deadline(request.deadline ?? defaultDeadline(for: sink))
         var current = request
         var redirects = 0
         while true {
@@ -171,6 +170,21 @@ public final class URLSessionTransport: Transport {
             }
             current = next
         }
+    }
+
+    /// The configuration's total deadline for an exchange into `sink`.
+    func defaultDeadline(for sink: URLSessionTransfer.Sink) -> TimeInterval? {
+        if case .file = sink { return configuration.downloadDeadline }
+        return configuration.deadline
+    }
+
+    /// When a deadline of `seconds` from now falls, in uptime nanoseconds; `nil` for none (`nil`, infinite or NaN
+    /// seconds, or one too far away to count).
+    static func deadline(_ seconds: TimeInterval?) -> (at: UInt64, seconds: TimeInterval)? {
+        guard let seconds, seconds.isFinite else { return nil }
+        let nanoseconds = max(0, seconds) * 1e9
+        guard nanoseconds < Double(UInt64.max / 2) else { return nil }
+        return (DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds), seconds)
     }
 
     /// Runs one URLSession task for `request` (no redirects).
