@@ -28,6 +28,11 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
 /// The closures are called in order, one at a time, on a queue of the transport; keep them short (hop to your
 /// own queue or actor for UI work).
 ///
+/// ``URLSessionTransport`` calls each closure at a bounded rate: the first report, then at most one per 1% of the
+/// expected total (per 64 KiB when the total is unknown) and at most one per 50 ms, whichever is coarser, and
+/// always the final one (`completedBytes` equal to the total, before the request returns). `completedBytes`
+/// never goes down and is never reported twice; a 100 KB body is at most a few dozen calls, not one per chunk.
+///
 /// ```swift
 /// let observer = TransferObserver(
 ///     upload: { print("sent \($0.completedBytes) of \($0.expectedBytes ?? 0)") },
@@ -52,4 +57,36 @@ public struct TransferObserver: Sendable {
 
     /// An observer that is told nothing.
     public static let none = TransferObserver()
+}
+
+/// Decides which progress reports reach a ``TransferObserver`` closure: the first, then at most one per 1% of the
+/// total (per ``unknownTotalStep`` bytes without a total) and per ``minimumInterval``, and always the final one;
+/// never a smaller or repeated `completedBytes`.
+struct ProgressThrottle: Sendable {
+    /// The shortest time between two reports that are not the first or the final one, in nanoseconds (50 ms).
+    static let minimumInterval: UInt64 = 50_000_000
+    /// The smallest step between two reports when the total is unknown.
+    static let unknownTotalStep: Int64 = 64 * 1024
+
+    private var lastBytes: Int64 = -1
+    private var lastTime: UInt64 = 0
+
+    /// Whether `progress` is reported now (and, if so, remembers it).
+    /// - Parameters:
+    ///   - progress: The progress so far.
+    ///   - final: Whether the transfer is complete (a final report is never held back).
+    ///   - now: The time, in uptime nanoseconds.
+    mutating func admit(_ progress: TransferProgress, final: Bool = false, now: UInt64) -> Bool {
+        guard progress.completedBytes > lastBytes else { return false }
+        let complete = final || progress.expectedBytes.map { progress.completedBytes >= $0 } ?? false
+        if lastBytes >= 0 && !complete {
+            let step = progress.expectedBytes.map { max(1, $0 / 100) } ?? Self.unknownTotalStep
+            guard progress.completedBytes - lastBytes >= step, now - min(lastTime, now) >= Self.minimumInterval else {
+                return false
+            }
+        }
+        lastBytes = progress.completedBytes
+        lastTime = now
+        return true
+    }
 }

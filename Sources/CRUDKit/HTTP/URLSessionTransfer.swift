@@ -41,6 +41,9 @@ final class URLSessionTransfer: Sendable {
         /// The exact idle watchdog for a fractional idle timeout (see ``watchesIdle``), and when bytes last moved.
         var idleTimer: (any DispatchSourceTimer)?
         var lastActivity: UInt64 = 0
+        /// Which progress reports reach the observer (see ``TransferObserver``).
+        var uploadThrottle = ProgressThrottle()
+        var downloadThrottle = ProgressThrottle()
     }
 
     typealias Continuation = CheckedContinuation<Outcome, any Error>
@@ -259,29 +262,42 @@ final class URLSessionTransfer: Sendable {
                 }
                 state.body.append(data)
             }
-            return (
-                nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
-            )
+            let progress = TransferProgress(
+                completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+            guard observer.download != nil,
+                state.downloadThrottle.admit(progress, now: DispatchTime.now().uptimeNanoseconds)
+            else { return (nil, nil) }
+            return (nil, progress)
         }
         if let error = outcome.0 { fail(error) }
         if let progress = outcome.1 { observer.download?(progress) }
     }
 
     func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
+        let progress = TransferProgress(
+            completedBytes: totalBytesSent,
+            expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
+        )
         let live = state.withLock { state -> Bool in
-            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
-            return !state.finished
+            let now = DispatchTime.now().uptimeNanoseconds
+            if watchesIdle { state.lastActivity = now }
+            guard !state.finished, observer.upload != nil else { return false }
+            return state.uploadThrottle.admit(progress, now: now)
         }
         guard live, let upload = observer.upload else { return }
-        upload(
-            TransferProgress(
-                completedBytes: totalBytesSent,
-                expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
-            ))
+        upload(progress)
     }
 
     func didComplete(_ error: (any Error)?) {
         typealias Settled = (Continuation?, Result<Outcome, CRUDError>)
+        let final = state.withLock { state -> TransferProgress? in
+            guard error == nil, !state.finished, state.received > 0, observer.download != nil else { return nil }
+            let progress = TransferProgress(
+                completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+            let now = DispatchTime.now().uptimeNanoseconds
+            return state.downloadThrottle.admit(progress, final: true, now: now) ? progress : nil
+        }
+        if let final { observer.download?(final) }
         let (continuation, result) = state.withLock { state -> Settled in
             guard !state.finished else { return (nil, .failure(.cancelled)) }
             let (continuation, _) = finish(&state)
