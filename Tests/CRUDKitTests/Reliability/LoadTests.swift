@@ -94,19 +94,25 @@ extension NetworkTests {
 
             let outcome = try await Self.runLoad()
 
+            let maximumPooled = URLSessionTransport.Configuration().maximumConnectionsPerHost
+            // Teardown (the stopped server's connections, the released session's pool) ends on other threads: wait,
+            // bounded, until the sockets this test opened are gone or pooled, each count from one reading.
+            let sockets = await ProcessFigures.settledTCPSnapshot(port: outcome.port, within: 10) { snapshot in
+                snapshot.onPort == 0 && snapshot.listeningOnPort == 0 && snapshot.toPort <= maximumPooled
+                    && snapshot.tcpSockets - snapshot.toPort <= before.tcpSockets
+            }
             let after = ProcessFigures.now()
-            let pooled = ProcessFigures.tcpConnections(port: outcome.port)
             print(
                 "RELIABILITY load: requests=\(Self.concurrent + Self.sequential) concurrent=\(Self.concurrent)",
                 "sequential=\(Self.sequential) errors=\(outcome.errors) mismatched=\(outcome.mismatched)",
                 "seconds=\(String(format: "%.1f", outcome.seconds)) peak_connections=\(outcome.peakConnections)",
                 "rss_before_kb=\(before.residentKilobytes) rss_after_kb=\(after.residentKilobytes)",
                 "rss_bound_kb=\(Self.memoryBoundKilobytes) fds_before=\(before.descriptors)",
-                "fds_after=\(after.descriptors) tcp_sockets_before=\(before.tcpSockets)",
-                "tcp_sockets_after=\(after.tcpSockets) unix_sockets_before=\(before.sockets - before.tcpSockets)",
+                "fds_after=\(sockets.descriptors) tcp_sockets_before=\(before.tcpSockets)",
+                "tcp_sockets_after=\(sockets.tcpSockets) unix_sockets_before=\(before.sockets - before.tcpSockets)",
                 "unix_sockets_after=\(after.sockets - after.tcpSockets)",
-                "pooled_client_sockets_after=\(pooled.toPort)",
-                "server_sockets_after=\(pooled.onPort)"
+                "pooled_client_sockets_after=\(sockets.toPort)",
+                "server_sockets_after=\(sockets.onPort)"
             )
             #expect(outcome.errors == 0)
             #expect(outcome.mismatched == 0)
@@ -114,20 +120,19 @@ extension NetworkTests {
             // and replaced during the load can overlap its successor there for a moment (seen once: 33 against 32).
             // A few such stragglers are allowed; a transport ignoring its limit would open up to 1,000.
             let closingStragglers = 4
-            #expect(
-                outcome.peakConnections
-                    <= URLSessionTransport.Configuration().maximumConnectionsPerHost + closingStragglers)
+            #expect(outcome.peakConnections <= maximumPooled + closingStragglers)
             #if os(Linux)
-            #expect(pooled.onPort == 0, "the stopped server left sockets open")
-            #expect(pooled.toPort <= URLSessionTransport.Configuration().maximumConnectionsPerHost)
+            #expect(sockets.onPort == 0, "the stopped server left sockets open: \(sockets)")
+            #expect(sockets.listeningOnPort == 0, "the stopped server left its listener open: \(sockets)")
+            #expect(sockets.toPort <= maximumPooled)
             #expect(
-                after.tcpSockets - pooled.toPort <= before.tcpSockets,
-                "TCP sockets leaked: \(before.tcpSockets) before, \(after.tcpSockets) after, \(pooled.toPort) pooled"
+                sockets.tcpSockets - sockets.toPort <= before.tcpSockets,
+                "TCP sockets leaked: \(before.tcpSockets) before, \(sockets.tcpSockets) after, \(sockets.toPort) pooled"
             )
             // Other suites run beside this one and open files for a moment, so the total gets some slack.
             #expect(
-                after.descriptors - pooled.toPort <= before.descriptors + Self.sessionDescriptors,
-                "descriptors leaked: \(before.descriptors) before, \(after.descriptors) after, \(pooled.toPort) pooled"
+                sockets.descriptors - sockets.toPort <= before.descriptors + Self.sessionDescriptors,
+                "descriptors leaked: \(before.descriptors) before, \(sockets.descriptors) after, \(sockets.toPort) pooled"
             )
             if TestEnvironment.measuresResidentMemory {
                 #expect(after.residentKilobytes - before.residentKilobytes < Self.memoryBoundKilobytes)

@@ -55,22 +55,65 @@ struct ProcessFigures: Sendable, CustomStringConvertible {
             })
     }
 
-    /// How many of this process's open sockets are TCP connections whose remote port is `port` (client ends of
-    /// connections to a local server) and whose local port is `port` (the server's ends), from `/proc/net/tcp`.
-    static func tcpConnections(port: Int) -> (toPort: Int, onPort: Int) {
-        let ours = socketInodes()
-        var toPort = 0
-        var onPort = 0
+    /// This process's TCP sockets, classified against one local server's port, all from one reading of
+    /// `/proc/self/fd` and one of `/proc/net/tcp{,6}`: counts from separate readings race a connection that closes
+    /// between them (a pooled socket counted as open in one and gone from the other looked like a leak).
+    struct TCPSnapshot: Sendable, CustomStringConvertible {
+        /// Every open descriptor.
+        var descriptors: Int
+        /// The open sockets that are TCP connections or listeners.
+        var tcpSockets: Int
+        /// Client ends of connections to the port.
+        var toPort: Int
+        /// Server ends of connections on the port (not the listener).
+        var onPort: Int
+        /// Listeners on the port.
+        var listeningOnPort: Int
+
+        var description: String {
+            "fds=\(descriptors) tcp=\(tcpSockets) to_port=\(toPort) on_port=\(onPort) listening=\(listeningOnPort)"
+        }
+    }
+
+    /// One consistent ``TCPSnapshot`` against `port`.
+    static func tcpSnapshot(port: Int) -> TCPSnapshot {
+        let targets = descriptorTargets()
+        let ours = Set(
+            targets.compactMap { target in
+                target.hasPrefix("socket:[") ? UInt64(target.dropFirst(8).dropLast()) : nil
+            })
+        var snapshot = TCPSnapshot(descriptors: targets.count, tcpSockets: 0, toPort: 0, onPort: 0, listeningOnPort: 0)
+        var seen = Set<UInt64>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard columns.count > 9, let inode = UInt64(columns[9]), ours.contains(inode) else { continue }
-                if Self.port(of: columns[2]) == port { toPort += 1 }
-                if Self.port(of: columns[1]) == port && columns[3] != "0A" { onPort += 1 }  // 0A: listening
+                guard columns.count > 9, let inode = UInt64(columns[9]), inode != 0, ours.contains(inode),
+                    seen.insert(inode).inserted
+                else { continue }
+                snapshot.tcpSockets += 1
+                if Self.port(of: columns[2]) == port { snapshot.toPort += 1 }
+                if Self.port(of: columns[1]) == port {
+                    if columns[3] == "0A" { snapshot.listeningOnPort += 1 } else { snapshot.onPort += 1 }
+                }
             }
         }
-        return (toPort, onPort)
+        return snapshot
+    }
+
+    /// Takes ``tcpSnapshot(port:)`` until `settled` accepts one or `seconds` pass, yielding 10 ms between tries;
+    /// returns the last. Teardown of a stopped server and a released session ends on other threads, so a check
+    /// waits for it this way, bounded, instead of reading once while it may still run.
+    static func settledTCPSnapshot(
+        port: Int, within seconds: Double, until settled: (TCPSnapshot) -> Bool
+    ) async -> TCPSnapshot {
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        var snapshot = tcpSnapshot(port: port)
+        while !settled(snapshot) && DispatchTime.now().uptimeNanoseconds < end {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+            snapshot = tcpSnapshot(port: port)
+        }
+        return snapshot
     }
 
     private static func port(of address: Substring) -> Int? {
