@@ -30,7 +30,8 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
 ///
 /// ``URLSessionTransport`` calls each closure at a bounded rate: the first report, then at most one per 1% of the
 /// expected total (per 64 KiB when the total is unknown) and at most one per 50 ms, whichever is coarser, and
-/// always the final one (`completedBytes` equal to the total, before the request returns). `completedBytes`
+/// always the final one (`completedBytes` equal to the total, before the request returns). A report held back is
+/// delivered 50 ms later if no newer one was, so a transfer that stalls still reports the bytes it has. `completedBytes`
 /// never goes down and is never reported twice; a 100 KB body is at most a few dozen calls, not one per chunk.
 ///
 /// ```swift
@@ -71,6 +72,9 @@ struct ProgressThrottle: Sendable {
     private var lastBytes: Int64 = -1
     private var lastTime: UInt64 = 0
 
+    /// The `completedBytes` of the last report let through; -1 before the first.
+    var lastReported: Int64 { lastBytes }
+
     /// Whether `progress` is reported now (and, if so, remembers it).
     /// - Parameters:
     ///   - progress: The progress so far.
@@ -84,6 +88,17 @@ struct ProgressThrottle: Sendable {
             guard progress.completedBytes - lastBytes >= step, now - min(lastTime, now) >= Self.minimumInterval else {
                 return false
             }
+        }
+        lastBytes = progress.completedBytes
+        lastTime = now
+        return true
+    }
+
+    /// Whether a report held back earlier is delivered now, at least ``minimumInterval`` after the last one
+    /// (whatever its step), so that a transfer that stalls still reports the bytes it has.
+    mutating func admitTrailing(_ progress: TransferProgress, now: UInt64) -> Bool {
+        guard progress.completedBytes > lastBytes, now - min(lastTime, now) >= Self.minimumInterval else {
+            return false
         }
         lastBytes = progress.completedBytes
         lastTime = now

@@ -44,6 +44,11 @@ final class URLSessionTransfer: Sendable {
         /// Which progress reports reach the observer (see ``TransferObserver``).
         var uploadThrottle = ProgressThrottle()
         var downloadThrottle = ProgressThrottle()
+        /// The latest report each throttle held back, and the timer that delivers it once the interval has passed
+        /// (a transfer that stalls still reports the bytes it has).
+        var pendingUpload: TransferProgress?
+        var pendingDownload: TransferProgress?
+        var trailingTimer: (any DispatchSourceTimer)?
     }
 
     typealias Continuation = CheckedContinuation<Outcome, any Error>
@@ -83,6 +88,9 @@ final class URLSessionTransfer: Sendable {
     let uploadLength: Int64?
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     let state: Locked<State>
+    /// Held while an observer closure runs, so reports reach it one at a time and in order, whichever thread
+    /// (the delegate queue or the trailing timer) delivers them.
+    private let delivery = Locked(())
 
     private static let timerQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.timers")
     private static let cancelQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.cancel")
@@ -171,6 +179,8 @@ final class URLSessionTransfer: Sendable {
         state.timer = nil
         state.idleTimer?.cancel()
         state.idleTimer = nil
+        state.trailingTimer?.cancel()
+        state.trailingTimer = nil
         try? state.handle?.close()
         state.handle = nil
         let continuation = state.continuation
@@ -262,15 +272,12 @@ final class URLSessionTransfer: Sendable {
                 }
                 state.body.append(data)
             }
-            let progress = TransferProgress(
-                completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
-            guard observer.download != nil,
-                state.downloadThrottle.admit(progress, now: DispatchTime.now().uptimeNanoseconds)
-            else { return (nil, nil) }
-            return (nil, progress)
+            return (
+                nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+            )
         }
         if let error = outcome.0 { fail(error) }
-        if let progress = outcome.1 { observer.download?(progress) }
+        if let progress = outcome.1 { report(progress, upload: false) }
     }
 
     func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
@@ -278,26 +285,17 @@ final class URLSessionTransfer: Sendable {
             completedBytes: totalBytesSent,
             expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
         )
-        let live = state.withLock { state -> Bool in
-            let now = DispatchTime.now().uptimeNanoseconds
-            if watchesIdle { state.lastActivity = now }
-            guard !state.finished, observer.upload != nil else { return false }
-            return state.uploadThrottle.admit(progress, now: now)
-        }
-        guard live, let upload = observer.upload else { return }
-        upload(progress)
+        if watchesIdle { state.withLock { $0.lastActivity = DispatchTime.now().uptimeNanoseconds } }
+        report(progress, upload: true)
     }
 
     func didComplete(_ error: (any Error)?) {
         typealias Settled = (Continuation?, Result<Outcome, CRUDError>)
         let final = state.withLock { state -> TransferProgress? in
-            guard error == nil, !state.finished, state.received > 0, observer.download != nil else { return nil }
-            let progress = TransferProgress(
-                completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
-            let now = DispatchTime.now().uptimeNanoseconds
-            return state.downloadThrottle.admit(progress, final: true, now: now) ? progress : nil
+            guard error == nil, !state.finished, state.received > 0 else { return nil }
+            return TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
         }
-        if let final { observer.download?(final) }
+        if let final { report(final, upload: false, final: true) }
         let (continuation, result) = state.withLock { state -> Settled in
             guard !state.finished else { return (nil, .failure(.cancelled)) }
             let (continuation, _) = finish(&state)
@@ -335,6 +333,68 @@ final class URLSessionTransfer: Sendable {
         }
         Self.cancelQueue.async { cancelChallenge() }
         if let continuation, let outcome { continuation.resume(returning: outcome) }
+    }
+
+    // MARK: - Progress
+
+    /// Tells the observer `progress` if its throttle admits it now; otherwise keeps it for the trailing timer.
+    private func report(_ progress: TransferProgress, upload: Bool, final: Bool = false) {
+        guard let closure = upload ? observer.upload : observer.download else { return }
+        delivery.withLock { _ in
+            let admitted = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                let now = DispatchTime.now().uptimeNanoseconds
+                let admitted =
+                    upload
+                    ? state.uploadThrottle.admit(progress, final: final, now: now)
+                    : state.downloadThrottle.admit(progress, final: final, now: now)
+                if upload { state.pendingUpload = admitted ? nil : progress }
+                if !upload { state.pendingDownload = admitted ? nil : progress }
+                if !admitted && state.trailingTimer == nil { scheduleTrailing(&state) }
+                return admitted
+            }
+            if admitted { closure(progress) }
+        }
+    }
+
+    /// Starts the timer that delivers held-back reports one ``ProgressThrottle/minimumInterval`` from now.
+    private func scheduleTrailing(_ state: inout State) {
+        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
+        timer.setEventHandler { [weak self] in self?.deliverPending() }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(ProgressThrottle.minimumInterval)))
+        timer.resume()
+        state.trailingTimer = timer
+    }
+
+    /// Delivers the reports the throttles held back (the trailing timer's handler).
+    private func deliverPending() {
+        delivery.withLock { _ in
+            let due = state.withLock { state -> (upload: TransferProgress?, download: TransferProgress?) in
+                state.trailingTimer = nil
+                guard !state.finished else { return (nil, nil) }
+                let now = DispatchTime.now().uptimeNanoseconds
+                var due: (upload: TransferProgress?, download: TransferProgress?) = (nil, nil)
+                if (state.pendingUpload?.completedBytes ?? .max) <= state.uploadThrottle.lastReported {
+                    state.pendingUpload = nil
+                }
+                if (state.pendingDownload?.completedBytes ?? .max) <= state.downloadThrottle.lastReported {
+                    state.pendingDownload = nil
+                }
+                if let pending = state.pendingUpload, state.uploadThrottle.admitTrailing(pending, now: now) {
+                    due.upload = pending
+                    state.pendingUpload = nil
+                }
+                if let pending = state.pendingDownload, state.downloadThrottle.admitTrailing(pending, now: now) {
+                    due.download = pending
+                    state.pendingDownload = nil
+                }
+                // A report came too soon after a newer admitted one: try again an interval later.
+                if state.pendingUpload != nil || state.pendingDownload != nil { scheduleTrailing(&state) }
+                return due
+            }
+            if let upload = due.upload { observer.upload?(upload) }
+            if let download = due.download { observer.download?(download) }
+        }
     }
 
     // MARK: - Timeouts

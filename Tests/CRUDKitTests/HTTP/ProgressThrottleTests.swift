@@ -13,8 +13,10 @@ extension NetworkTests {
             var all: [TransferProgress] { values.withLock { $0 } }
         }
 
-        /// Checks the reports of one transfer of `total` bytes: bounded, strictly increasing, ending at the total.
-        private static func check(_ reports: [TransferProgress], total: Int64, bound: Int) {
+        /// Checks the reports of one transfer of `total` bytes that took `seconds`: bounded (the first, the final,
+        /// and at most one per 50 ms between them), strictly increasing, ending at the total.
+        private static func check(_ reports: [TransferProgress], total: Int64, seconds: Double, bound: Int = .max) {
+            let bound = min(bound, Int(seconds / 0.05) + 2)
             #expect(!reports.isEmpty)
             #expect(reports.count <= bound, "\(reports.count) reports for \(total) bytes")
             let counts = reports.map(\.completedBytes)
@@ -33,12 +35,14 @@ extension NetworkTests {
             defer { server.stop() }
             let reports = Reports()
 
+            let start = DispatchTime.now().uptimeNanoseconds
+
             let response = try await URLSessionTransport().send(
                 HTTPRequest(url: server.baseURL), observer: TransferObserver(download: reports.add))
 
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             #expect(response.body.count == 100_000)
-            // With a total: the first, one per 1%, the final. Without: the first, one per 64 KiB, the final.
-            Self.check(reports.all, total: 100_000, bound: declaresLength ? 102 : 4)
+            Self.check(reports.all, total: 100_000, seconds: seconds, bound: 102)
         }
 
         @Test func uploadProgressIsThrottled() async throws {
@@ -51,12 +55,15 @@ extension NetworkTests {
             defer { server.stop() }
             let reports = Reports()
 
+            let start = DispatchTime.now().uptimeNanoseconds
+
             let response = try await URLSessionTransport().send(
                 HTTPRequest(method: .post, url: server.baseURL, body: .data(Data(count: 100_000))),
                 observer: TransferObserver(upload: reports.add))
 
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             #expect(response.body == Data("100000".utf8))
-            Self.check(reports.all, total: 100_000, bound: 102)
+            Self.check(reports.all, total: 100_000, seconds: seconds, bound: 102)
         }
 
         @Test func aSlowDownloadIsReportedAtMostEvery50Milliseconds() async throws {
@@ -74,8 +81,32 @@ extension NetworkTests {
                 HTTPRequest(url: server.baseURL), observer: TransferObserver(download: reports.add))
 
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            Self.check(reports.all, total: 100_000, bound: Int(elapsed / 0.05) + 2)
+            Self.check(reports.all, total: 100_000, seconds: elapsed)
             #expect(reports.all.count < 40)
+        }
+
+        @Test func aStalledTransferStillReportsTheBytesItHas() async throws {
+            let server = LoopbackServer(synchronousHandler: { _ in
+                .download(LoopbackDownload(length: 100_000, stallAfter: 30_000))
+            })
+            try server.start()
+            defer { server.stop() }
+            let (reached, signal) = AsyncStream.makeStream(of: Void.self)
+            let observer = TransferObserver(download: { progress in
+                if progress.completedBytes == 30_000 { signal.yield() }
+            })
+            let request = Task {
+                try await URLSessionTransport().send(HTTPRequest(url: server.baseURL), observer: observer)
+            }
+            defer { request.cancel() }
+
+            // The 30,000th byte may arrive within 50 ms of the last report; the held-back report still comes.
+            let seen = try await withinSeconds(10) { () -> Bool in
+                for await _ in reached { return true }
+                return false
+            }
+
+            #expect(seen)
         }
     }
 }
