@@ -15,6 +15,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         transfers.withLock { $0[identifier] = transfer }
     }
 
+    /// How many transfers are registered (tasks not yet completed); for tests.
+    var registeredCount: Int { transfers.withLock { $0.count } }
+
     func unregister(_ identifier: Int) {
         _ = transfers.withLock { $0.removeValue(forKey: identifier) }
     }

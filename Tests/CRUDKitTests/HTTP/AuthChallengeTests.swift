@@ -1,7 +1,8 @@
-import CRUDKit
 import CRUDKitTesting
 import Foundation
 import Testing
+
+@testable import CRUDKit
 
 /// Runs `body`, failing with ``ChallengeWatchdogExpired`` when it has not returned within `seconds` (its task is
 /// cancelled then), so a request that waits forever fails the test instead of hanging the suite.
@@ -94,6 +95,13 @@ extension NetworkTests {
                 let response = try await withinSeconds(10) { try await transport.send(HTTPRequest(url: url)) }
                 #expect(response.status == 401)
             }
+            // Each challenged task is cancelled after its 401 returned; its completion unregisters the transfer
+            // on the session's queue (bounded wait, yielding).
+            let end = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+            while transport.delegate.registeredCount > 0 && DispatchTime.now().uptimeNanoseconds < end {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            #expect(transport.delegate.registeredCount == 0)
         }
     }
 }
