@@ -25,8 +25,8 @@ extension NetworkTests {
         @Test func aTricklingBodyEndsAtTheConfiguredDeadline() async throws {
             let server = try Self.makeTricklingServer()
             defer { server.stop() }
-            // The idle timeout (1 s) never fires: a byte comes every 0.2 s. Only the total deadline ends it.
-            let transport = URLSessionTransport(configuration: .init(idleTimeout: 1, deadline: 0.8))
+            // The idle timeout (5 s) never fires: a byte comes every 0.2 s. Only the total deadline ends it.
+            let transport = URLSessionTransport(configuration: .init(idleTimeout: 5, deadline: 0.8))
 
             let error = try await withinSeconds(10) { () -> CRUDError? in
                 do {
@@ -49,7 +49,7 @@ extension NetworkTests {
             defer { server.stop() }
             let directory = try makeScratchDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let transport = URLSessionTransport(configuration: .init(idleTimeout: 1, downloadDeadline: 0.8))
+            let transport = URLSessionTransport(configuration: .init(idleTimeout: 5, downloadDeadline: 0.8))
 
             let error = try await withinSeconds(10) { () -> CRUDError? in
                 do {
