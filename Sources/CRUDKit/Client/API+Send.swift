@@ -137,6 +137,7 @@ extension API {
             }
             try adapted.validate()
         }
+        adapted.sensitiveHeaderNames.formUnion(configuration.redaction.headerNames)
         return adapted
     }
 

@@ -63,6 +63,7 @@ public actor TokenRefresher: Interceptor {
         guard let token else { return request }
         var request = request
         request.headers[headerName] = headerValue(token)
+        request.sensitiveHeaderNames.insert(headerName.lowercased())
         return request
     }
 

@@ -12,11 +12,20 @@ import Foundation
 ///   has happened and the server points at its result.
 /// - 307 and 308 are followed with the same method and the same body.
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
-/// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the scheme, host or port changes.
+/// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
+///   (``credentialHeaders``) and those the request names in ``HTTPRequest/sensitiveHeaderNames`` (the API's
+///   ``Redaction`` headers and a ``TokenRefresher``'s header).
+/// - A 307 or 308 whose request has a body is followed to another origin only when the caller allows it
+///   (``nextRequest(after:to:resendingBodyAcrossOrigins:)``); by default the redirect response is returned as the
+///   final response, so a body is never sent to a host it was not addressed to.
 /// - Other statuses, a missing `Location`, or a location that is not http(s) end the chain with that response.
 public enum RedirectPolicy {
-    /// The headers never sent to another origin.
-    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+    /// The headers never sent to another origin, whatever the request says: the standard credential headers and
+    /// the common API-key and token headers.
+    public static let credentialHeaders = [
+        "Authorization", "Cookie", "Proxy-Authorization", "X-API-Key", "Api-Key", "X-Auth-Token", "X-Access-Token",
+        "X-CSRF-Token", "X-XSRF-Token",
+    ]
 
     /// The request to send after `response` answered `request`, or `nil` when the response is final.
     ///
@@ -25,6 +34,20 @@ public enum RedirectPolicy {
     ///   - request: The request as it was sent.
     /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
     public static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
+        nextRequest(after: response, to: request, resendingBodyAcrossOrigins: false)
+    }
+
+    /// The request to send after `response` answered `request`, or `nil` when the response is final.
+    ///
+    /// - Parameters:
+    ///   - response: The response that answered `request`.
+    ///   - request: The request as it was sent.
+    ///   - resendingBodyAcrossOrigins: Whether a 307 or 308 may send the request's body to another origin; when
+    ///     `false` such a redirect ends the chain with its response.
+    /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
+    public static func nextRequest(
+        after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool
+    ) -> HTTPRequest? {
         switch response.status {
         case 301, 302, 303, 307, 308: break
         default: return nil
@@ -48,7 +71,9 @@ public enum RedirectPolicy {
             break
         }
         if !sameOrigin(request.url, target) {
+            if !resendingBodyAcrossOrigins, !next.body.isEmpty { return nil }
             for name in credentialHeaders { next.headers[name] = nil }
+            for name in request.sensitiveHeaderNames { next.headers[name] = nil }
         }
         return next
     }
