@@ -43,10 +43,8 @@ extension ResourceScope where Model: Deletable {
         future { try await performDelete(memberEndpoint(for: .delete, of: model)) }
     }
 
-    func performDelete(_ endpoint: Endpoint, ifMatch: String? = nil) async throws -> Okay {
-        var headers: HTTPHeaders = [:]
-        if let ifMatch { headers["If-Match"] = ifMatch }
-        _ = try await exchange(.delete, endpoint, headers: headers)
+    func performDelete(_ endpoint: Endpoint, conditions: HTTPHeaders = [:]) async throws -> Okay {
+        _ = try await exchange(.delete, endpoint, headers: conditions)
         return Okay()
     }
 }

@@ -62,17 +62,17 @@ extension ResourceScope where Model: Updatable {
         return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
     }
 
-    func performUpdate(_ model: Model, ifMatch: String? = nil) async throws -> (Model, HTTPResponse) {
+    func performUpdate(_ model: Model, conditions: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
         let id = try model.requireID(for: .update)
         let endpoint = try memberEndpoint(for: .update, segment: id)
         let body = try model.requestJSON(coding: api.configuration.coding)
-        let response = try await exchange(.put, endpoint, body: body, headers: Self.conditions(ifMatch))
+        let response = try await exchange(.put, endpoint, body: body, headers: conditions)
         return try await written(response, id: id)
     }
 
     /// The PATCH exchange, or `nil` when there is nothing to send.
     func performPatch(
-        _ model: Model, from original: Model, ifMatch: String? = nil
+        _ model: Model, from original: Model, conditions: HTTPHeaders = [:]
     ) async throws -> (Model, HTTPResponse)? {
         let id = try model.requireID(for: .update)
         let coding = api.configuration.coding
@@ -80,13 +80,8 @@ extension ResourceScope where Model: Updatable {
         if let object = changes.object, object.isEmpty { return nil }
         let endpoint = try memberEndpoint(for: .update, segment: id)
         let response = try await exchange(
-            .patch, endpoint, body: Model.wrap(changes), headers: Self.conditions(ifMatch))
+            .patch, endpoint, body: Model.wrap(changes), headers: conditions)
         return try await written(response, id: id)
-    }
-
-    static func conditions(_ ifMatch: String?) -> HTTPHeaders {
-        guard let ifMatch else { return [:] }
-        return ["If-Match": ifMatch]
     }
 }
 

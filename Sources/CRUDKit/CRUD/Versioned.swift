@@ -8,6 +8,11 @@ import Foundation
 /// the request carries `If-Match: <etag>`, and a server that changed the resource in between answers 412, which
 /// surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
 ///
+/// A weak tag (`W/"v7"`, what Rails' `stale?`/`fresh_when` and many proxies send) is never sent in `If-Match`:
+/// RFC 9110 compares `If-Match` strongly, so a conforming server answers 412 to it every time. With a weak tag or
+/// none, the request carries `If-Unmodified-Since` with the `Last-Modified` the server sent, when it sent one
+/// (see ``conditions``).
+///
 /// ```swift
 /// var ada = try await Person.readTagged(id: 12)
 /// ada.favoriteColor = "green"
@@ -25,19 +30,31 @@ public struct Versioned<Model: CRUDResource>: Sendable {
     public let original: Model
     /// The entity tag the server sent (`"v7"` or `W/"v7"`), if any.
     public let etag: String?
+    /// The `Last-Modified` date the server sent, as it sent it, if any.
+    public let lastModified: String?
 
     /// Creates a versioned value.
     /// - Parameters:
     ///   - value: The value as read.
     ///   - etag: Its entity tag, if any.
-    public init(_ value: Model, etag: String?) {
+    ///   - lastModified: Its `Last-Modified` header value, if any.
+    public init(_ value: Model, etag: String?, lastModified: String? = nil) {
         self.value = value
         self.original = value
         self.etag = etag
+        self.lastModified = lastModified
     }
 
     init(_ pair: (Model, HTTPResponse)) {
-        self.init(pair.0, etag: pair.1.headers["ETag"])
+        self.init(pair.0, etag: pair.1.headers["ETag"], lastModified: pair.1.headers["Last-Modified"])
+    }
+
+    /// The precondition headers a write of this value carries: `If-Match` with a strong ``etag``; else
+    /// `If-Unmodified-Since` with ``lastModified``; else none. A weak tag (`W/"…"`) never goes into `If-Match`.
+    public var conditions: HTTPHeaders {
+        if let etag, !etag.isEmpty, !etag.hasPrefix("W/") { return ["If-Match": etag] }
+        if let lastModified, !lastModified.isEmpty { return ["If-Unmodified-Since": lastModified] }
+        return [:]
     }
 
     /// A property of the value, read and written through the wrapper (`ada.firstName`).
@@ -70,7 +87,7 @@ extension ResourceScope where Model: Updatable {
     /// - Returns: The server's copy with its new tag.
     /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     public func update(_ versioned: Versioned<Model>) async throws -> Versioned<Model> {
-        Versioned(try await performUpdate(versioned.value, ifMatch: versioned.etag))
+        Versioned(try await performUpdate(versioned.value, conditions: versioned.conditions))
     }
 
     /// Sends what changed since the value was read with `PATCH`, sending `If-Match` with its tag; nothing changed:
@@ -79,7 +96,8 @@ extension ResourceScope where Model: Updatable {
     /// - Returns: The server's copy with its new tag.
     /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     public func updateChanges(_ versioned: Versioned<Model>) async throws -> Versioned<Model> {
-        guard let pair = try await performPatch(versioned.value, from: versioned.original, ifMatch: versioned.etag)
+        let conditions = versioned.conditions
+        guard let pair = try await performPatch(versioned.value, from: versioned.original, conditions: conditions)
         else { return versioned }
         return Versioned(pair)
     }
@@ -92,7 +110,7 @@ extension ResourceScope where Model: Deletable {
     /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @discardableResult
     public func delete(_ versioned: Versioned<Model>) async throws -> Okay {
-        try await performDelete(memberEndpoint(for: .delete, of: versioned.value), ifMatch: versioned.etag)
+        try await performDelete(memberEndpoint(for: .delete, of: versioned.value), conditions: versioned.conditions)
     }
 }
 
@@ -126,7 +144,7 @@ extension Versioned where Model: Updatable {
     /// - Returns: A future of the server's copy with its new tag.
     public func update() -> Future<Versioned<Model>> {
         let scope = Model.scope
-        return scope.future { Versioned(try await scope.performUpdate(value, ifMatch: etag)) }
+        return scope.future { Versioned(try await scope.performUpdate(value, conditions: conditions)) }
     }
 
     /// Sends only the changes since the value was read, with `PATCH` and `If-Match`.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Read from the common shapes (``ServerErrorShape``): Rails `{"errors": {"age": ["must be…"]}}`, Django REST
 /// framework `{"age": ["…"], "non_field_errors": ["…"]}` and `{"detail": "…"}`, FastAPI/pydantic
-/// `{"detail": [{"loc": ["body", "age"], "msg": "…"}]}`, JSON:API `{"errors": [{"source": {"pointer":
+/// `{"detail": [{"loc": ["body", "age"], "msg": "…"}]}`, Vapor `{"error": true, "reason": "…"}`, JSON:API `{"errors": [{"source": {"pointer":
 /// "/data/attributes/age"}, "detail": "…"}]}`, and RFC 9457 problem details (`title`, `detail`, and `errors` with
 /// `pointer` or `invalid-params` with `name`/`reason`). Nested fields are named by key paths (`address.city`,
 /// `tags[1].name`). Messages that belong to no field (`non_field_errors`, Rails' `base`, `detail`, `title`) are
@@ -52,11 +52,15 @@ public struct ServerErrorDetails: Sendable, Hashable {
         messages = reader.messages
     }
 
-    /// The first message about the whole request, else the first field message as `field: message`.
+    /// The first message about the whole request, else every field's messages as `field: message`, fields in
+    /// name order and separated by `; ` (`"age: A valid integer is required.; email: Enter a valid email address."`).
     public var message: String? {
         if let first = messages.first { return first }
-        guard let field = fieldErrors.keys.sorted().first, let text = fieldErrors[field]?.first else { return nil }
-        return "\(field): \(text)"
+        let parts = fieldErrors.keys.sorted().compactMap { field -> String? in
+            guard let texts = fieldErrors[field], !texts.isEmpty else { return nil }
+            return "\(field): \(texts.joined(separator: " "))"
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }
 
@@ -64,7 +68,8 @@ public struct ServerErrorDetails: Sendable, Hashable {
 public enum ServerErrorShape: Sendable, Hashable {
     /// Recognise the shape from the document.
     case automatic
-    /// Rails: `{"errors": {"field": ["…"]}}` (`base` holds messages) or `{"errors": ["…"]}`.
+    /// Rails: `{"errors": {"field": ["…"]}}` (`base` holds messages), `{"errors": ["…"]}`, the scaffold's bare
+    /// `{"field": ["…"]}` (`render json: @person.errors`) and the production `{"status": 404, "error": "Not Found"}`.
     case rails
     /// Django REST framework: `{"field": ["…"], "non_field_errors": ["…"]}` or `{"detail": "…"}`.
     case djangoREST
@@ -136,14 +141,18 @@ private struct ErrorBodyReader {
         case let value?:
             collect(value, field: nil)
         case nil:
-            if let message = object["error"]?.string ?? object["message"]?.string { messages.append(message) }
+            // The scaffold's bare `@person.errors` hash, or `{"status": 404, "error": "Not Found"}`.
+            readDjango(object)
         }
     }
 
     private mutating func readDjango(_ object: JSON.Object) {
+        // Vapor's ErrorMiddleware: `{"error": true, "reason": "…"}`; `reason` is the message, not a field.
+        let vapor = object["error"]?.bool != nil
         for (key, value) in object {
             switch key {
             case "non_field_errors", "detail", "message", "error": collect(value, field: nil)
+            case "reason" where vapor: collect(value, field: nil)
             default: collect(value, field: key)
             }
         }
