@@ -89,7 +89,9 @@ public final class Future<Value: Sendable>: Sendable {
     /// Completes the future unless it has already completed; returns whether this call completed it.
     ///
     /// Cancellation handlers run only when `cancelled` is true; then every observer is handed `result`,
-    /// in registration order.
+    /// in registration order. A completion made while this thread is already completing a future (from an
+    /// observer or a cancellation handler) is handed out after that one, so chains of any length complete
+    /// and cancel in constant stack; the outermost completion returns once all of them have been handed out.
     @inlinable @discardableResult
     func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
         let taken: (observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>)? = state.withLock {
@@ -105,11 +107,17 @@ public final class Future<Value: Sendable>: Sendable {
             return (observers, handlers)
         }
         guard let taken else { return false }
-        if cancelled {
-            taken.handlers.forEach { $0() }
-        }
-        if !taken.observers.isEmpty {
-            deliver(taken.observers, result)
+        let runsHandlers = cancelled && !taken.handlers.isEmpty
+        if !runsHandlers && taken.observers.isEmpty { return true }
+        // Through the trampoline, so that a completion nested in another one (a derived future, an upstream
+        // future cancelled in turn) waits for it instead of growing the stack.
+        CompletionTrampoline.run {
+            if runsHandlers {
+                taken.handlers.forEach { $0() }
+            }
+            if !taken.observers.isEmpty {
+                self.deliver(taken.observers, result)
+            }
         }
         return true
     }
