@@ -14,9 +14,9 @@ import Foundation
 ///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page
 ///   number), ends the walk; its items are not yielded again. A page with an item without id, or with one new id,
 ///   counts as new.
-/// - **Page cap:** at most ``maxPages`` pages (``defaultMaxPages``, 1,000, unless set with ``limited(toPages:)``)
-///   are fetched; a walk that would fetch one more fails with ``CRUDError/invalidRequest(reason:)`` naming the
-///   cap and how to raise it.
+/// - **Page cap:** at most ``PageSequence/maxPages`` pages (``PageSequence/defaultMaxPages``, 1,000, unless set
+///   with ``PageSequence/limited(toPages:)``) are fetched; a walk that would fetch one more fails with
+///   ``CRUDError/invalidRequest(reason:)`` naming the cap and how to raise it.
 ///
 /// ```swift
 /// for try await person in Person.all(["age__gte": "30"]) {
