@@ -34,22 +34,107 @@ extension InMemoryBackend {
         }
     }
 
-    /// One page of `items` as the response body and headers `pagination` prescribes.
+    /// The largest page number, page size, offset or limit the backend accepts from a query (`Int32.max`, the
+    /// SQL `integer` bound the frameworks' databases check). A whole number above it (or below its negative)
+    /// answers 400 (FastAPI: 422) in the collection's error shape instead of overflowing; Django REST framework's
+    /// envelope answers 404 `{"detail": "Invalid page."}` for such a page and caps such a page size, as DRF does.
+    public static let largestQueryNumber = Int(Int32.max)
+
+    /// A number from the query: `nil` when absent or not a whole number (the style's default applies);
+    /// `.failure` when it is a whole number outside `-largestQueryNumber...largestQueryNumber`.
+    static func queryNumber(_ target: RequestTarget, _ name: String) -> Result<Int?, QueryNumberError> {
+        guard let text = target.queryValue(name) else { return .success(nil) }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        let whole = !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+        guard whole else { return .success(nil) }
+        guard let value = Int(text), abs(value) <= largestQueryNumber else {
+            return .failure(QueryNumberError(name: name, text: text))
+        }
+        return .success(value)
+    }
+
+    /// A query number out of range.
+    struct QueryNumberError: Error {
+        let name: String
+        let text: String
+    }
+
+    /// The answer to a query number out of range, in `shape` (as the framework with that shape answers).
+    static func badQueryNumber(_ error: QueryNumberError, shape: ErrorShape) -> HTTPResponse {
+        let message = "\(error.name) must be a whole number from 0 to \(largestQueryNumber)"
+        switch shape {
+        case .drf:
+            return detailResponse(400, message)
+        case .rails:
+            return jsonResponse(400, ["status": 400, "error": "Bad Request", "message": .string(message)])
+        case .fastAPI:
+            let detail: JSON = [
+                "type": "less_than_equal", "loc": ["query", .string(error.name)],
+                "msg": .string("Input should be less than or equal to \(largestQueryNumber)"),
+                "input": .string(error.text),
+            ]
+            return jsonResponse(422, ["detail": [detail]])
+        case .jsonAPI:
+            let item: JSON = [
+                "status": "400", "source": ["parameter": .string(error.name)], "title": "Invalid Query Parameter",
+                "detail": .string(message),
+            ]
+            return jsonResponse(400, ["errors": [item]], contentType: "application/vnd.api+json")
+        case .problemDetails:
+            let body: JSON = [
+                "type": "about:blank", "title": "Bad Request", "status": 400, "detail": .string(message),
+            ]
+            return jsonResponse(400, body, contentType: "application/problem+json")
+        }
+    }
+
+    /// `a * b` for non-negative numbers, `Int.max` when it overflows.
+    static func saturatedProduct(_ a: Int, _ b: Int) -> Int {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? .max : product
+    }
+
+    /// The items from `start` (0-based) to `start + count`, clamped to `items` (overflow-safe).
+    static func slice(_ items: [JSON], from start: Int, count: Int) -> ArraySlice<JSON> {
+        let lower = min(max(start, 0), items.count)
+        return items[lower..<(lower + min(max(count, 0), items.count - lower))]
+    }
+
+    /// One page of `items` as the response body and headers `pagination` prescribes; a page number, size,
+    /// offset or limit out of range answers in `errors`' shape (see ``largestQueryNumber``).
     static func page(
-        _ items: [JSON], pagination: Pagination, target: RequestTarget, url: URL, collectionKey: String?
+        _ items: [JSON], pagination: Pagination, errors: ErrorShape, target: RequestTarget, url: URL,
+        collectionKey: String?
     ) -> HTTPResponse {
+        do {
+            return try checkedPage(
+                items, pagination: pagination, target: target, url: url, collectionKey: collectionKey)
+        } catch {
+            return badQueryNumber(error, shape: errors)
+        }
+    }
+
+    private static func checkedPage(
+        _ items: [JSON], pagination: Pagination, target: RequestTarget, url: URL, collectionKey: String?
+    ) throws(QueryNumberError) -> HTTPResponse {
         let plain = { (slice: ArraySlice<JSON>) -> JSON in
             let array = JSON.array(Array(slice))
             return collectionKey.map { JSON.object(JSON.Object([($0, array)])) } ?? array
         }
-        let number = { (name: String) in target.queryValue(name).flatMap { Int($0) } }
+        let number = { (name: String) throws(QueryNumberError) -> Int? in try queryNumber(target, name).get() }
+        let pageCount = { (size: Int) in items.isEmpty ? 1 : (items.count - 1) / size + 1 }
         switch pagination {
         case .none:
             return jsonResponse(200, plain(items[...]))
         case .envelope(let defaultSize, let maxSize):
-            let asked = number("page_size") ?? 0
-            let size = asked > 0 ? min(asked, maxSize) : max(defaultSize, 1)
-            let pages = max(1, (items.count + size - 1) / size)
+            // DRF caps any page size at max_page_size and answers 404 for any page it cannot serve.
+            let asked: Int
+            switch queryNumber(target, "page_size") {
+            case .success(let value): asked = value ?? 0
+            case .failure: asked = target.queryValue("page_size")?.hasPrefix("-") == true ? 0 : .max
+            }
+            let size = asked > 0 ? min(asked, max(maxSize, 1)) : max(defaultSize, 1)
+            let pages = pageCount(size)
             let requested = target.queryValue("page") ?? "1"
             guard let page = requested == "last" ? pages : Int(requested), (1...pages).contains(page) else {
                 return detailResponse(404, "Invalid page.")
@@ -57,17 +142,17 @@ extension InMemoryBackend {
             let pageLink = { (page: Int) -> JSON in
                 .string(link(url, target, replacing: "page", with: page == 1 ? nil : page, sorted: true))
             }
-            let slice = items[min((page - 1) * size, items.count)..<min(page * size, items.count)]
+            let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             let body: JSON = [
                 "count": JSON(items.count), "next": page < pages ? pageLink(page + 1) : .null,
                 "previous": page > 1 ? pageLink(page - 1) : .null, "results": .array(Array(slice)),
             ]
             return jsonResponse(200, body)
         case .linkHeader(let defaultSize, let maxSize):
-            let asked = number("per_page") ?? 0
-            let size = asked > 0 ? min(asked, maxSize) : max(defaultSize, 1)
-            let pages = max(1, (items.count + size - 1) / size)
-            let page = max(number("page") ?? 1, 1)
+            let asked = try number("per_page") ?? 0
+            let size = asked > 0 ? min(asked, max(maxSize, 1)) : max(defaultSize, 1)
+            let pages = pageCount(size)
+            let page = max(try number("page") ?? 1, 1)
             var links: [(String, Int)] = [("first", 1)]
             if page > 1 { links.append(("prev", min(page - 1, pages))) }
             if page < pages { links.append(("next", page + 1)) }
@@ -75,20 +160,19 @@ extension InMemoryBackend {
             let header = links.map { rel, destination in
                 "<\(link(url, target, replacing: "page", with: destination, sorted: false))>; rel=\"\(rel)\""
             }
-            let slice = items[min((page - 1) * size, items.count)..<min(page * size, items.count)]
+            let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             let headers: HTTPHeaders = ["Link": header.joined(separator: ", "), "X-Total-Count": "\(items.count)"]
             return jsonResponse(200, plain(slice), headers: headers)
         case .pageNumber(let defaultSize, let pageName, let sizeName):
-            let asked = number(sizeName) ?? 0
+            let asked = try number(sizeName) ?? 0
             let size = asked > 0 ? asked : max(defaultSize, 1)
-            let page = max(number(pageName) ?? 1, 1)
-            let start = min((page - 1).multipliedReportingOverflow(by: size).partialValue, items.count)
-            return jsonResponse(200, plain(items[max(start, 0)..<min(max(start, 0) + size, items.count)]))
+            let page = max(try number(pageName) ?? 1, 1)
+            return jsonResponse(200, plain(slice(items, from: saturatedProduct(page - 1, size), count: size)))
         case .offset(let defaultLimit, let offsetName, let limitName):
-            let offset = min(max(number(offsetName) ?? 0, 0), items.count)
-            let asked = number(limitName) ?? 0
+            let offset = max(try number(offsetName) ?? 0, 0)
+            let asked = try number(limitName) ?? 0
             let limit = asked > 0 ? asked : max(defaultLimit, 1)
-            return jsonResponse(200, plain(items[offset..<min(offset + min(limit, items.count), items.count)]))
+            return jsonResponse(200, plain(slice(items, from: offset, count: limit)))
         }
     }
 

@@ -96,7 +96,8 @@ extension InMemoryBackend {
         }
         let items = rows.filter { matches($0.object, filters) }.map { JSON.object($0.object) }
         return page(
-            items, pagination: style.pagination, target: resolved.target, url: resolved.request.url,
+            items, pagination: style.pagination, errors: style.errors, target: resolved.target,
+            url: resolved.request.url,
             collectionKey: resolved.collection.collectionKey)
     }
 

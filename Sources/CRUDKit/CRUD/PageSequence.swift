@@ -9,6 +9,15 @@ import Foundation
 /// links a page to itself cannot loop forever; a `next` link to another origin than the API's base URL fails with
 /// ``CRUDError/invalidRequest(reason:)`` (the API's headers, credentials included, would go there).
 ///
+/// Two more rules end a walk a server would otherwise keep going forever:
+/// - **Repeated page:** a page whose items all have ids, every one of them already seen earlier in this walk
+///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page
+///   number), ends the walk; its items are not yielded again. A page with an item without id, or with one new id,
+///   counts as new.
+/// - **Page cap:** at most ``PageSequence/maxPages`` pages (``PageSequence/defaultMaxPages``, 1,000, unless set
+///   with ``PageSequence/limited(toPages:)``) are fetched; a walk that would fetch one more fails with
+///   ``CRUDError/invalidRequest(reason:)`` naming the cap and how to raise it.
+///
 /// ```swift
 /// for try await person in Person.all(["age__gte": "30"]) {
 ///     if person.lastName == "Lovelace" { break }   // later pages are never requested
@@ -23,6 +32,24 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
     public let scope: ResourceScope<Model>
     /// The first page's request.
     public let first: PageRequest
+    /// The most pages a walk fetches; one more fails with ``CRUDError/invalidRequest(reason:)``.
+    public private(set) var maxPages: Int = PageSequence.defaultMaxPages
+
+    /// The page cap of a walk unless set with ``limited(toPages:)``: 1,000 pages.
+    public static var defaultMaxPages: Int { 1_000 }
+
+    /// The same walk with another page cap.
+    ///
+    /// ```swift
+    /// let everything = try await Log.all().limited(toPages: 50_000).collect()
+    /// ```
+    /// - Parameter pages: The most pages to fetch (at least 1).
+    /// - Returns: The sequence with that cap.
+    public func limited(toPages pages: Int) -> PageSequence {
+        var copy = self
+        copy.maxPages = Swift.max(pages, 1)
+        return copy
+    }
 
     /// Creates the sequence.
     /// - Parameters:
@@ -40,10 +67,13 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         private var buffer: [Model] = []
         private var position = 0
         private var fetched: Set<PageRequest> = []
+        private var seen: Set<Model.ID> = []
+        private let maxPages: Int
 
-        init(scope: ResourceScope<Model>, first: PageRequest) {
+        init(scope: ResourceScope<Model>, first: PageRequest, maxPages: Int) {
             self.scope = scope
             self.pending = first
+            self.maxPages = maxPages
         }
 
         /// The next item, fetching the next page when this one is used up; `nil` after the last.
@@ -59,6 +89,12 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     pending = nil
                     throw CRUDError.cancelled
                 }
+                guard fetched.count < maxPages else {
+                    pending = nil
+                    throw CRUDError.invalidRequest(
+                        reason: "\(Model.self).all() stopped after \(maxPages) pages (its page cap) with more to "
+                            + "come; raise the cap with .all().limited(toPages:) if the list is really that long")
+                }
                 fetched.insert(request)
                 let page: Page<Model>
                 do {
@@ -67,6 +103,14 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     pending = nil
                     throw error
                 }
+                let ids = page.items.map(\.id)
+                if !ids.isEmpty, ids.allSatisfy({ $0.map(seen.contains) ?? false }) {
+                    // Every item was seen before: the server sent a page already walked under another name.
+                    pending = nil
+                    buffer = []
+                    return nil
+                }
+                seen.formUnion(ids.compactMap { $0 })
                 buffer = page.items
                 position = 0
                 pending = page.next.flatMap { fetched.contains($0) ? nil : $0 }
@@ -76,7 +120,7 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
 
     /// Starts walking the pages.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(scope: scope, first: first)
+        AsyncIterator(scope: scope, first: first, maxPages: maxPages)
     }
 
     /// Every item of every page, in order.
