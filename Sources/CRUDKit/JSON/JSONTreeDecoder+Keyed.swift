@@ -8,6 +8,9 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let members: [JSON.Object.Entry]
     /// The converted key of each member, when conversion changed any.
     private let convertedKeys: [String]?
+    /// The position of the first member with each converted key, built once with ``convertedKeys`` so every
+    /// lookup is one hash probe (a linear search per key made decoding quadratic in the number of members).
+    private let convertedPositions: [String: Int]
     private let path: CodingPathNode
 
     init(decoder: JSONTreeDecoder, object: JSON.Object, path: CodingPathNode) {
@@ -16,9 +19,14 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.path = path
         members = object.entries
         if decoder.convertsSnakeCase, members.contains(where: { $0.key.utf8.contains(UInt8(ascii: "_")) }) {
-            convertedKeys = members.map { decoder.convert($0.key) }
+            let converted = members.map { decoder.convert($0.key) }
+            var positions = [String: Int](minimumCapacity: converted.count)
+            for (position, key) in converted.enumerated() where positions[key] == nil { positions[key] = position }
+            convertedKeys = converted
+            convertedPositions = positions
         } else {
             convertedKeys = nil
+            convertedPositions = [:]
         }
     }
 
@@ -30,8 +38,9 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func lookup(_ key: Key) -> JSON? {
         let name = key.stringValue
-        guard let convertedKeys else { return object[name] }
-        guard let position = convertedKeys.firstIndex(of: name) else { return nil }
+        guard convertedKeys != nil else { return object[name] }
+        decoder.keyComparisons += 1
+        guard let position = convertedPositions[name] else { return nil }
         return members[position].value
     }
 

@@ -14,6 +14,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     let convertsSnakeCase: Bool
     let dates: JSONCoding.DateCoding
     private var convertedKeys: [String: String] = [:]
+    /// How many keys the keyed containers compared while looking keys up: a check that lookups stay linear in
+    /// the number of members (tests read it; nothing else does).
+    var keyComparisons = 0
 
     static let invalidDateDescription = "Expected date string to be ISO8601-formatted."
 
