@@ -1,0 +1,24 @@
+import CRUDKit
+import CRUDKitTesting
+import Foundation
+import Testing
+
+/// Runs every ``TransportContract`` check against ``URLSessionTransport``.
+@Suite struct URLSessionContractTests {
+    static let contract = TransportContract { settings in
+        URLSessionTransport(
+            configuration: .init(
+                idleTimeout: settings.idleTimeout,
+                maximumResponseSize: settings.maximumResponseSize,
+                maximumRedirects: settings.maximumRedirects))
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
+    func urlSessionTransportPasses(check: TransportContract.Check) async throws {
+        if let reason = check.knownLimitations["URLSessionTransport"] {
+            await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
+        } else {
+            try await check.run()
+        }
+    }
+}

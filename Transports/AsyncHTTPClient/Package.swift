@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CRUDKitAsyncHTTPClient",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "CRUDKitAsyncHTTPClient", targets: ["CRUDKitAsyncHTTPClient"])
+    ],
+    dependencies: [
+        .package(name: "CRUDKit", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        .target(
+            name: "CRUDKitAsyncHTTPClient",
+            dependencies: [
+                .product(name: "CRUDKit", package: "CRUDKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "CRUDKitAsyncHTTPClientTests",
+            dependencies: [
+                "CRUDKitAsyncHTTPClient",
+                .product(name: "CRUDKitTesting", package: "CRUDKit"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

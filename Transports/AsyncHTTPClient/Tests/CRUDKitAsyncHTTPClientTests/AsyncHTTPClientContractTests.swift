@@ -1,0 +1,21 @@
+import CRUDKit
+import CRUDKitAsyncHTTPClient
+import CRUDKitTesting
+import Foundation
+import Testing
+
+/// Runs every ``TransportContract`` check against ``AsyncHTTPClientTransport``.
+@Suite struct AsyncHTTPClientContractTests {
+    static let contract = TransportContract { settings in
+        AsyncHTTPClientTransport(
+            configuration: .init(
+                idleTimeout: settings.idleTimeout,
+                maximumResponseSize: settings.maximumResponseSize,
+                maximumRedirects: settings.maximumRedirects))
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
+    func asyncHTTPClientTransportPasses(check: TransportContract.Check) async throws {
+        try await check.run()
+    }
+}
