@@ -21,14 +21,14 @@ private struct Walked: CRUDModel, Codable {
         return API(configuration: configuration)
     }
 
-    private func pageNumber(_ request: StubRequest, _ name: String) -> Int {
+    private static func pageNumber(_ request: StubRequest, _ name: String) -> Int {
         request.recorded.query[name].flatMap { Int($0) } ?? 1
     }
 
     @Test(.timeLimit(.minutes(1))) func respelledNextLinkForTheSamePageEnds() async throws {
         // The same page under `?x=1`, `?x=2`, … forever.
         stubs.on(.get, "people") { request in
-            let next = self.pageNumber(request, "x") + 1
+            let next = Self.pageNumber(request, "x") + 1
             return .json(
                 [["id": 1, "name": "one"]], headers: ["Link": "<\(backendBase)/people?x=\(next)>; rel=\"next\""])
         }
@@ -48,7 +48,7 @@ private struct Walked: CRUDModel, Codable {
     @Test(.timeLimit(.minutes(1))) func endlessChainStopsAtTheDefaultCap() async throws {
         // A new item on every page, and always a next page.
         stubs.on(.get, "people") { request in
-            let page = self.pageNumber(request, "page")
+            let page = Self.pageNumber(request, "page")
             return .json(
                 [["id": JSON(page), "name": "n"]],
                 headers: ["Link": "<\(backendBase)/people?page=\(page + 1)>; rel=\"next\""])
@@ -68,7 +68,7 @@ private struct Walked: CRUDModel, Codable {
 
     @Test(.timeLimit(.minutes(1))) func capIsSettableAndAppliesToItemsWithoutIDs() async throws {
         stubs.on(.get, "people") { request in
-            let page = self.pageNumber(request, "page")
+            let page = Self.pageNumber(request, "page")
             return .json(
                 [["name": "same"]], headers: ["Link": "<\(backendBase)/people?page=\(page + 1)>; rel=\"next\""])
         }
