@@ -7,7 +7,8 @@ extension TransportContract {
         [
             roundTrip, statuses, noBodyStatuses, head, chunkedBody, keepAlive, seeOtherBecomesGet,
             redirectLimit, responseTooLarge, refusedHeader, closeBeforeStatusLine, closeMidBody, idleTimeout,
-            taskCancellation,
+            taskCancellation, getRedirects, writeRedirects, credentialsAcrossOrigins, authenticationChallenges,
+            deadline, informationalAnswers, closeInsideHeaders, cookies, files, progress, futureCancellation,
         ]
     }
 

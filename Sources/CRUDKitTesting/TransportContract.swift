@@ -63,6 +63,10 @@ public struct TransportContract: Sendable {
         public let name: String
         /// Transports known not to pass this check, by type name, with the reason.
         public let knownLimitations: [String: String]
+        /// Transports, by type name, for which running this check aborts the whole process (a fault inside
+        /// the platform's networking that no code above it can catch): a test runner must not run it for them
+        /// in-process. Each is also listed in ``knownLimitations`` with the reason.
+        public let abortsProcess: Set<String>
         let body: @Sendable () async throws -> Void
 
         /// Creates a check.
@@ -70,12 +74,15 @@ public struct TransportContract: Sendable {
         /// - Parameters:
         ///   - name: A short name.
         ///   - knownLimitations: Transport type names that cannot pass it, with the reason.
+        ///   - abortsProcess: Transport type names for which running it aborts the process.
         ///   - body: Runs the check, throwing on failure.
         public init(
-            name: String, knownLimitations: [String: String] = [:], body: @escaping @Sendable () async throws -> Void
+            name: String, knownLimitations: [String: String] = [:], abortsProcess: Set<String> = [],
+            body: @escaping @Sendable () async throws -> Void
         ) {
             self.name = name
             self.knownLimitations = knownLimitations
+            self.abortsProcess = abortsProcess
             self.body = body
         }
 

@@ -19,6 +19,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Benchmarks: api.get over this transport beside raw AsyncHTTPClient and raw URLSession, in one run.
+        .executableTarget(
+            name: "crudkit-ahc-benchmarks",
+            dependencies: [
+                "CRUDKitAsyncHTTPClient",
+                .product(name: "CRUDKit", package: "CRUDKit"),
+                .product(name: "CRUDKitTesting", package: "CRUDKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(
             name: "CRUDKitAsyncHTTPClientTests",
             dependencies: [

@@ -194,6 +194,26 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: nil
     )
 
+    // Keyed decoding with snake_case conversion over one wide object (issue 12, item 10: was quadratic).
+    let wideCount = options.smoke ? 2_000 : 20_000
+    var wideText = "{\"x_y\":0"
+    for key in 0..<wideCount { wideText += ",\"\(key)\":\(key)" }
+    wideText += "}"
+    let wide = Data(wideText.utf8)
+    let wideMegabytes = Double(wide.count) / 1_000_000
+    let oursWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+        sink &+= try coding.decode([String: Int].self, from: wide).count
+    }
+    let baseWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+        sink &+= try foundationDecoder.decode([String: Int].self, from: wide).count
+    }
+    allMet =
+        report(
+            "decode [String: Int] with \(wideCount) keys + x_y", ours: wideMegabytes / (oursWide / 1e9),
+            baseline: wideMegabytes / (baseWide / 1e9), baselineName: "JSONDecoder (snake_case)",
+            unit: .megabytesPerSecond, target: 1
+        ) && allMet
+
     // JSON ↔ models.
     let oursFromTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
         sink &+= try tree.decode([BenchPerson].self).count

@@ -15,6 +15,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
     func urlSessionTransportPasses(check: TransportContract.Check) async throws {
+        // FoundationNetworking aborts the process on these; HeaderCloseTests runs that case in a child process.
+        if check.abortsProcess.contains("URLSessionTransport") { return }
         if let reason = check.knownLimitations["URLSessionTransport"] {
             await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
         } else {

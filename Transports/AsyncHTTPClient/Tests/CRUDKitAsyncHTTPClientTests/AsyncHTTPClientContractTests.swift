@@ -16,6 +16,11 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
     func asyncHTTPClientTransportPasses(check: TransportContract.Check) async throws {
-        try await check.run()
+        #expect(!check.abortsProcess.contains("AsyncHTTPClientTransport"))
+        if let reason = check.knownLimitations["AsyncHTTPClientTransport"] {
+            await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
+        } else {
+            try await check.run()
+        }
     }
 }

@@ -1,0 +1,224 @@
+// Requests per second of `api.get` over AsyncHTTPClientTransport beside raw AsyncHTTPClient and raw URLSession,
+// against one loopback server (nginx when Benchmarks/nginx/start-nginx.sh can start it, else CRUDKitTesting's
+// LoopbackServer), sequentially and with 64 in flight, all in one run. Every client decodes the same small JSON
+// answer into the same struct, so each figure is "a typed value per request".
+//
+//   swift run -c release crudkit-ahc-benchmarks [--smoke]
+import AsyncHTTPClient
+import CRUDKit
+import CRUDKitAsyncHTTPClient
+import CRUDKitTesting
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The answer every client decodes.
+struct Person: Codable, Sendable {
+    var id: Int
+    var firstName: String
+    var lastName: String
+}
+
+/// A client under measurement: one request, its answer decoded.
+typealias Client = @Sendable () async throws -> Void
+
+@main
+enum AHCBenchmarks {
+    static let connections = 32
+
+    static func main() async throws {
+        let smoke = CommandLine.arguments.contains("--smoke")
+        let server = try BenchmarkServer.start()
+        let url = server.url.appendingPathComponent("people/1")
+        let decoder = JSONDecoder()
+
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpMaximumConnectionsPerHost = connections
+        sessionConfiguration.urlCache = nil
+        let session = URLSession(configuration: sessionConfiguration)
+        var urlRequest = URLRequest(url: url)
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        let builtURLRequest = urlRequest
+
+        var clientSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        clientSettings.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientSettings)
+
+        let ahcTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: connections))
+        let overAHC = API(baseURL: server.url, transport: ahcTransport).with { $0.coalescesReads = false }
+        let sessionTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connections))
+        let overURLSession = API(baseURL: server.url, transport: sessionTransport).with { $0.coalescesReads = false }
+
+        let clients: [(name: String, send: Client)] = [
+            (
+                "URLSession.data(for:) + JSONDecoder",
+                {
+                    let (data, response) = try await session.data(for: builtURLRequest)
+                    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                        throw URLError(.badServerResponse)
+                    }
+                    _ = try decoder.decode(Person.self, from: data)
+                }
+            ),
+            (
+                "AsyncHTTPClient execute + collect + JSONDecoder",
+                {
+                    var request = HTTPClientRequest(url: url.absoluteString)
+                    request.headers.add(name: "Accept", value: "application/json")
+                    let response = try await rawClient.execute(request, timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 20)
+                    guard response.status == .ok else { throw URLError(.badServerResponse) }
+                    _ = try decoder.decode(Person.self, from: Data(body.readableBytesView))
+                }
+            ),
+            (
+                "CRUDKit api.get over AsyncHTTPClientTransport",
+                { _ = try await overAHC.get("people/1", as: Person.self) }
+            ),
+            (
+                "CRUDKit api.get over URLSessionTransport",
+                { _ = try await overURLSession.get("people/1", as: Person.self) }
+            ),
+        ]
+
+        print("CRUDKit over AsyncHTTPClient\(smoke ? " (smoke run: figures are not meaningful)" : "")")
+        print("server: \(server.name), \(server.url.absoluteString); \(connections) connections per host everywhere")
+        for client in clients {
+            for _ in 0..<(smoke ? 5 : 300) { try await client.send() }  // warm connections and lazy state
+        }
+
+        var allMet = true
+        let sequential = try await sequentialRates(clients.map(\.send), requests: smoke ? 20 : 4_000)
+        let parallel = try await concurrentRates(clients.map(\.send), rounds: smoke ? 1 : 7, total: smoke ? 128 : 6_400)
+        for (title, rates, versusURLSession) in [("sequential", sequential, 2.0), ("64 in flight", parallel, 3.5)] {
+            print("GET, \(title):")
+            for (index, client) in clients.enumerated() {
+                print("  \(client.name): \(Int(rates[index].rounded())) req/s")
+            }
+            allMet = compare("api.get over AHC", rates[2], "raw AHC", rates[1], target: 0.9) && allMet
+            allMet =
+                compare("api.get over AHC", rates[2], "raw URLSession", rates[0], target: versusURLSession) && allMet
+            _ = compare("raw AHC", rates[1], "raw URLSession", rates[0], target: nil)
+            _ = compare("api.get over URLSessionTransport", rates[3], "raw URLSession", rates[0], target: nil)
+        }
+
+        try await ahcTransport.shutdown()
+        try await rawClient.shutdown()
+        session.invalidateAndCancel()
+        server.stop()
+        if smoke {
+            print("Smoke run finished: every client ran; targets are judged only in a full run.")
+        } else {
+            print(allMet ? "All targets met." : "Some targets were missed (see MISSED above).")
+        }
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Sequential: the clients take turns request by request in a shuffled order, so the machine's drift lands on
+    /// all alike; each client's rate is its request count over its own summed time.
+    static func sequentialRates(_ clients: [Client], requests: Int) async throws -> [Double] {
+        var spent = [UInt64](repeating: 0, count: clients.count)
+        var order = Array(clients.indices)
+        for _ in 0..<requests {
+            order.shuffle()
+            for index in order {
+                let start = now()
+                try await clients[index]()
+                spent[index] += now() - start
+            }
+        }
+        return spent.map { Double(requests) / (Double($0) / 1e9) }
+    }
+
+    /// 64 in flight: every round runs each client once, in a rotating order; each figure is the median round.
+    static func concurrentRates(_ clients: [Client], rounds: Int, total: Int) async throws -> [Double] {
+        var figures: [[Double]] = Array(repeating: [], count: clients.count)
+        for round in 0..<rounds {
+            var order = clients.indices.map { ($0 + round) % clients.count }
+            if round % 2 == 1 { order.reverse() }
+            for index in order {
+                let send = clients[index]
+                let perWorker = max(1, total / 64)
+                let start = now()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<64 { group.addTask { for _ in 0..<perWorker { try await send() } } }
+                    try await group.waitForAll()
+                }
+                figures[index].append(Double(perWorker * 64) / (Double(now() - start) / 1e9))
+            }
+        }
+        return figures.map { $0.sorted()[$0.count / 2] }
+    }
+
+    /// Prints one ratio line; whether the target (a minimum ratio) is met.
+    static func compare(
+        _ name: String, _ rate: Double, _ baselineName: String, _ baseline: Double, target: Double?
+    )
+        -> Bool
+    {
+        let ratio = rate / baseline
+        let met = target.map { ratio >= $0 } ?? true
+        let verdict = target.map { met ? "target ≥ \($0)× met" : "MISSED target ≥ \($0)×" } ?? "no target"
+        print("  \(name) / \(baselineName): \(String(format: "%.2f", ratio))× (\(verdict))")
+        return met
+    }
+}
+
+/// nginx started by the Benchmarks package's script, or a LoopbackServer when nginx is not installed.
+struct BenchmarkServer {
+    var name: String
+    var url: URL
+    var loopback: LoopbackServer?
+    var nginxPrefix: URL?
+
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Benchmarks/nginx/start-nginx.sh")
+
+    static func start() throws -> BenchmarkServer {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-ahc-nginx-\(UUID())")
+        if let output = run(["start", prefix.path]),
+            let port = Int(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            return BenchmarkServer(name: "nginx", url: URL(string: "http://127.0.0.1:\(port)")!, nginxPrefix: prefix)
+        }
+        let answer = Data(#"{"id":1,"firstName":"Ada","lastName":"Lovelace"}"#.utf8)
+        let server = LoopbackServer(
+            recordsRequests: false,
+            synchronousHandler: { _ in
+                .response(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: answer))
+            })
+        try server.start()
+        return BenchmarkServer(
+            name: "CRUDKitTesting LoopbackServer (nginx not available)", url: server.baseURL, loopback: server)
+    }
+
+    func stop() {
+        loopback?.stop()
+        if let nginxPrefix {
+            _ = Self.run(["stop", nginxPrefix.path])
+            try? FileManager.default.removeItem(at: nginxPrefix)
+        }
+    }
+
+    /// Runs the nginx script; its standard output when it exits 0.
+    static func run(_ arguments: [String]) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
+        let process = Process()
+        process.executableURL = script
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? text : nil
+    }
+}
