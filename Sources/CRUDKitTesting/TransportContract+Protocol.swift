@@ -257,11 +257,7 @@ extension TransportContract {
     /// Progress both ways: monotonic, the last report equal to the total, and not one report per read.
     var progress: Check {
         Check(
-            name: "progress both ways",
-            knownLimitations: [
-                "AsyncHTTPClientTransport":
-                    "upload progress is not reported yet (download is reported once, at the end)"
-            ]
+            name: "progress both ways"
         ) {
             let size = 400_000
             try await Self.withServer(contract: self) { request in

@@ -63,24 +63,36 @@ public struct TransferObserver: Sendable {
 /// Decides which progress reports reach a ``TransferObserver`` closure: the first, then at most one per 1% of the
 /// total (per ``unknownTotalStep`` bytes without a total) and per ``minimumInterval``, and always the final one;
 /// never a smaller or repeated `completedBytes`.
-struct ProgressThrottle: Sendable {
+///
+/// Public so that transports written outside CRUDKit report progress at the same bounded rate:
+///
+/// ```swift
+/// var throttle = ProgressThrottle()
+/// let progress = TransferProgress(completedBytes: received, expectedBytes: total)
+/// if throttle.admit(progress, now: DispatchTime.now().uptimeNanoseconds) { observer.download?(progress) }
+/// ```
+public struct ProgressThrottle: Sendable {
     /// The shortest time between two reports that are not the first or the final one, in nanoseconds (50 ms).
-    static let minimumInterval: UInt64 = 50_000_000
+    public static let minimumInterval: UInt64 = 50_000_000
     /// The smallest step between two reports when the total is unknown.
-    static let unknownTotalStep: Int64 = 64 * 1024
+    public static let unknownTotalStep: Int64 = 64 * 1024
 
     private var lastBytes: Int64 = -1
     private var lastTime: UInt64 = 0
 
+    /// Creates a throttle that has let nothing through yet.
+    public init() {}
+
     /// The `completedBytes` of the last report let through; -1 before the first.
-    var lastReported: Int64 { lastBytes }
+    public var lastReported: Int64 { lastBytes }
 
     /// Whether `progress` is reported now (and, if so, remembers it).
     /// - Parameters:
     ///   - progress: The progress so far.
     ///   - final: Whether the transfer is complete (a final report is never held back).
     ///   - now: The time, in uptime nanoseconds.
-    mutating func admit(_ progress: TransferProgress, final: Bool = false, now: UInt64) -> Bool {
+    /// - Returns: Whether to report `progress`.
+    public mutating func admit(_ progress: TransferProgress, final: Bool = false, now: UInt64) -> Bool {
         guard progress.completedBytes > lastBytes else { return false }
         let complete = final || progress.expectedBytes.map { progress.completedBytes >= $0 } ?? false
         if lastBytes >= 0 && !complete {
@@ -96,7 +108,11 @@ struct ProgressThrottle: Sendable {
 
     /// Whether a report held back earlier is delivered now, at least ``minimumInterval`` after the last one
     /// (whatever its step), so that a transfer that stalls still reports the bytes it has.
-    mutating func admitTrailing(_ progress: TransferProgress, now: UInt64) -> Bool {
+    /// - Parameters:
+    ///   - progress: The latest progress, held back so far.
+    ///   - now: The time, in uptime nanoseconds.
+    /// - Returns: Whether to report `progress` now.
+    public mutating func admitTrailing(_ progress: TransferProgress, now: UInt64) -> Bool {
         guard progress.completedBytes > lastBytes, now - min(lastTime, now) >= Self.minimumInterval else {
             return false
         }

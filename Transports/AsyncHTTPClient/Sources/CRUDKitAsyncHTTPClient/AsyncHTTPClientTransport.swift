@@ -74,14 +74,50 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDKit/CRUDError``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await follow(request, observer: .none, destination: nil)
+    }
+
+    /// Sends `request` like ``send(_:)``, telling `observer` how the upload and the download progress: the first
+    /// report, then at most one per 1% of the total (64 KiB when unknown) and per 50 ms, and always the final one
+    /// (see ``CRUDKit/ProgressThrottle``).
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - observer: Told the bytes sent and received.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: ``CRUDKit/CRUDError``.
+    public func send(_ request: HTTPRequest, observer: TransferObserver) async throws -> HTTPResponse {
+        try await follow(request, observer: observer, destination: nil)
+    }
+
+    /// Sends `request` and streams a successful (2xx) body into `destination` as it arrives, never holding it
+    /// in memory; any other status comes back with its body in the response (within the size limit).
+    ///
+    /// The body is written to a temporary file beside `destination`, which replaces `destination` once the body
+    /// is complete; a failed or cancelled download leaves nothing behind.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - destination: The file to create or replace.
+    ///   - observer: Told the bytes sent and received.
+    /// - Returns: The response, with an empty body when the body went to the file.
+    /// - Throws: ``CRUDKit/CRUDError``.
+    public func download(
+        _ request: HTTPRequest, to destination: URL, observer: TransferObserver
+    ) async throws -> HTTPResponse {
+        try await follow(request, observer: observer, destination: destination)
+    }
+
+    /// Sends `request`, following redirects within the limit and the deadline.
+    func follow(_ request: HTTPRequest, observer: TransferObserver, destination: URL?) async throws -> HTTPResponse {
         try request.validate()
-        let limit = request.deadline ?? configuration.deadline
+        let limit = request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline)
         let started = NIODeadline.now()
         let deadline = limit.map { started + Self.amount($0) } ?? .distantFuture
         var current = request
         var redirects = 0
         while true {
-            let response = try await exchange(current, deadline: deadline, limit: limit)
+            let response = try await exchange(
+                current, deadline: deadline, limit: limit, observer: observer, destination: destination)
             guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
             redirects += 1
             if redirects > configuration.maximumRedirects {
@@ -92,7 +128,10 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Sends one request without following redirects.
-    func exchange(_ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?) async throws -> HTTPResponse {
+    func exchange(
+        _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
+        destination: URL?
+    ) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -102,40 +141,100 @@ public final class AsyncHTTPClientTransport: Transport {
         if !outgoing.headers.contains(name: "Cookie"), let cookie = cookies.cookieHeader(for: request.url) {
             outgoing.headers.add(name: "Cookie", value: cookie)
         }
-        outgoing.body = try Self.body(request.body)
+        outgoing.body = try Self.body(request.body, upload: observer.upload)
         do {
             try Task.checkCancellation()
             let answer = try await client.execute(outgoing, deadline: deadline)
             let setCookies = answer.headers["Set-Cookie"]
             if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
-            let body = try await Self.collect(answer, maximum: configuration.maximumResponseSize)
             var headers = CRUDKit.HTTPHeaders()
             for (name, value) in answer.headers { headers.add(name: name, value: value) }
-            return HTTPResponse(status: Int(answer.status.code), headers: headers, body: body, url: request.url)
+            let status = Int(answer.status.code)
+            let body: Data
+            // AsyncHTTPClient's deadline covers the request and the response head; the body's pieces are checked
+            // against it here as they arrive (a body that stalls instead is ended by the idle timeout).
+            let pieces = DeadlineBoundBody(body: answer.body, deadline: deadline, limit: limit)
+            if let destination, (200..<300).contains(status) {
+                try await Self.write(pieces, headers: answer.headers, to: destination, observer: observer.download)
+                body = Data()
+            } else {
+                body = try await Self.collect(
+                    pieces, headers: answer.headers, maximum: configuration.maximumResponseSize,
+                    observer: observer.download)
+            }
+            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         } catch {
             throw Self.crudError(for: error, idleTimeout: request.timeout ?? configuration.idleTimeout, deadline: limit)
         }
     }
 
     /// Reads the body piece by piece, failing as soon as it passes `maximum` (never holding more than one piece
-    /// beyond it).
-    static func collect(_ response: HTTPClientResponse, maximum: Int) async throws -> Data {
-        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > maximum {
+    /// beyond it), and reports progress through `observer`.
+    static func collect(
+        _ pieces: DeadlineBoundBody, headers: NIOHTTP1.HTTPHeaders, maximum: Int,
+        observer: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> Data {
+        let declared = headers.first(name: "Content-Length").flatMap(Int64.init)
+        if let declared, declared > maximum {
             throw CRUDError.responseTooLarge(limit: maximum)
         }
         var data = Data()
-        for try await piece in response.body {
+        var reporter = ProgressReporter(expected: declared, observer: observer)
+        for try await piece in pieces {
             if data.count + piece.readableBytes > maximum { throw CRUDError.responseTooLarge(limit: maximum) }
             data.append(contentsOf: piece.readableBytesView)
+            reporter.add(piece.readableBytes)
         }
+        reporter.finish()
         return data
     }
 
+    /// Streams the body into a temporary file beside `destination`, then moves it into place.
+    static func write(
+        _ pieces: DeadlineBoundBody, headers: NIOHTTP1.HTTPHeaders, to destination: URL,
+        observer: (@Sendable (TransferProgress) -> Void)?
+    ) async throws {
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
+            let handle = try? FileHandle(forWritingTo: partial)
+        else {
+            throw CRUDError.invalidRequest(reason: "the download file \(destination.path) cannot be written")
+        }
+        var finished = false
+        defer {
+            try? handle.close()
+            if !finished { try? FileManager.default.removeItem(at: partial) }
+        }
+        var reporter = ProgressReporter(
+            expected: headers.first(name: "Content-Length").flatMap(Int64.init), observer: observer)
+        for try await piece in pieces {
+            try handle.write(contentsOf: Data(piece.readableBytesView))
+            reporter.add(piece.readableBytes)
+        }
+        try handle.close()
+        do {
+            if FileManager.default.fileExists(atPath: destination.path) {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
+            } else {
+                try FileManager.default.moveItem(at: partial, to: destination)
+            }
+        } catch {
+            throw CRUDError.invalidRequest(reason: "the download could not be moved to \(destination.path)")
+        }
+        finished = true
+        reporter.finish()
+    }
+
     /// The request body for AsyncHTTPClient: bytes in memory, or a file streamed in pieces.
-    static func body(_ body: HTTPBody) throws -> HTTPClientRequest.Body? {
+    static func body(
+        _ body: HTTPBody, upload: (@Sendable (TransferProgress) -> Void)? = nil
+    ) throws -> HTTPClientRequest.Body? {
         switch body {
         case .none: return nil
-        case .data(let data): return .bytes(ByteBuffer(bytes: data))
+        case .data(let data):
+            guard let upload else { return .bytes(ByteBuffer(bytes: data)) }
+            return .stream(ReportingChunks(source: .data(data), observer: upload), length: .known(Int64(data.count)))
         case .file(let url):
             let size: Int64
             do {
@@ -144,7 +243,7 @@ public final class AsyncHTTPClientTransport: Transport {
             } catch {
                 throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read")
             }
-            return .stream(FileChunks(url: url), length: .known(size))
+            return .stream(ReportingChunks(source: .file(url), size: size, observer: upload), length: .known(size))
         }
     }
 
@@ -154,25 +253,109 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 }
 
-/// A file's bytes in 64 KB pieces, read as they are asked for.
-struct FileChunks: AsyncSequence, Sendable {
+/// A response body whose pieces end in ``CRUDKit/CRUDError/Timeout/deadline(_:)`` once the deadline has passed.
+struct DeadlineBoundBody: AsyncSequence {
     typealias Element = ByteBuffer
-    let url: URL
+    let body: HTTPClientResponse.Body
+    let deadline: NIODeadline
+    let limit: TimeInterval?
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle?
-        let url: URL
+        var pieces: HTTPClientResponse.Body.AsyncIterator
+        let deadline: NIODeadline
+        let limit: TimeInterval?
+
         mutating func next() async throws -> ByteBuffer? {
-            guard let handle else { throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read") }
-            guard let data = try handle.read(upToCount: 64 << 10), !data.isEmpty else {
-                try? handle.close()
-                return nil
-            }
-            return ByteBuffer(bytes: data)
+            let piece = try await pieces.next()
+            if let limit, piece != nil, NIODeadline.now() > deadline { throw CRUDError.timedOut(.deadline(limit)) }
+            return piece
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(handle: try? FileHandle(forReadingFrom: url), url: url)
+        AsyncIterator(pieces: body.makeAsyncIterator(), deadline: deadline, limit: limit)
+    }
+}
+
+/// A request body in 64 KB pieces (bytes in memory, or a file read as the pieces are asked for), reporting the
+/// bytes handed to AsyncHTTPClient through a throttled observer.
+struct ReportingChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    enum Source: Sendable {
+        case data(Data)
+        case file(URL)
+    }
+    let source: Source
+    let size: Int64
+    let observer: (@Sendable (TransferProgress) -> Void)?
+
+    init(source: Source, size: Int64? = nil, observer: (@Sendable (TransferProgress) -> Void)?) {
+        self.source = source
+        if case .data(let data) = source { self.size = Int64(data.count) } else { self.size = size ?? 0 }
+        self.observer = observer
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let source: Source
+        let handle: FileHandle?
+        var offset = 0
+        var reporter: ProgressReporter
+
+        mutating func next() async throws -> ByteBuffer? {
+            let piece: Data
+            switch source {
+            case .data(let data):
+                piece = data.subdata(
+                    in: data.startIndex + offset..<data.startIndex + Swift.min(data.count, offset + (64 << 10)))
+            case .file(let url):
+                guard let handle else {
+                    throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read")
+                }
+                piece = try handle.read(upToCount: 64 << 10) ?? Data()
+            }
+            guard !piece.isEmpty else {
+                try? handle?.close()
+                reporter.finish()
+                return nil
+            }
+            offset += piece.count
+            reporter.add(piece.count)
+            return ByteBuffer(bytes: piece)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        var handle: FileHandle?
+        if case .file(let url) = source { handle = try? FileHandle(forReadingFrom: url) }
+        return AsyncIterator(
+            source: source, handle: handle, reporter: ProgressReporter(expected: size, observer: observer))
+    }
+}
+
+/// Counts the bytes of one direction of a transfer and tells an observer through a ``CRUDKit/ProgressThrottle``.
+struct ProgressReporter {
+    let expected: Int64?
+    let observer: (@Sendable (TransferProgress) -> Void)?
+    var completed: Int64 = 0
+    var throttle = ProgressThrottle()
+
+    init(expected: Int64?, observer: (@Sendable (TransferProgress) -> Void)?) {
+        self.expected = expected
+        self.observer = observer
+    }
+
+    /// Counts `count` more bytes, reporting them when the throttle lets them through.
+    mutating func add(_ count: Int) {
+        completed += Int64(count)
+        guard let observer else { return }
+        let progress = TransferProgress(completedBytes: completed, expectedBytes: expected)
+        if throttle.admit(progress, now: DispatchTime.now().uptimeNanoseconds) { observer(progress) }
+    }
+
+    /// Reports the final count, unless it was the last one reported.
+    mutating func finish() {
+        guard let observer else { return }
+        let progress = TransferProgress(completedBytes: completed, expectedBytes: expected ?? completed)
+        if throttle.admit(progress, final: true, now: DispatchTime.now().uptimeNanoseconds) { observer(progress) }
     }
 }
