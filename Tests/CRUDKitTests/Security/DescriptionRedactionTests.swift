@@ -41,8 +41,9 @@ import Testing
             status: 503, headers: ["Set-Cookie": "session=cookie-s3cret; HttpOnly", "Retry-After": "1"],
             body: Data("busy".utf8), url: url)
 
-        for error in [CRUDError.httpStatus(response), .conflict(response), .validation(message: "no", response: response)]
-        {
+        for error in [
+            CRUDError.httpStatus(response), .conflict(response), .validation(message: "no", response: response),
+        ] {
             let texts = Self.renderings(of: error)
             Self.expectHidden(["pw-s3cret", "tok-s3cret", "cookie-s3cret"], in: texts)
             Self.expectShown([String(response.status), "api.example.com/v1/people"], in: texts)
@@ -123,7 +124,8 @@ import Testing
 
     /// 7: a 400 answer of a token endpoint names the refresh token it refused, and other secret JSON keys.
     @Test func secretJSONKeysInAQuotedBodyAreMasked() {
-        let body = #"{"error": "invalid_grant", "refresh_token": "rt-s3cret", "client_secret":"cs-s3cret", "user": "ada"}"#
+        let body =
+            #"{"error": "invalid_grant", "refresh_token": "rt-s3cret", "client_secret":"cs-s3cret", "user": "ada"}"#
         let error = CRUDError.httpStatus(HTTPResponse(status: 400, body: Data(body.utf8)))
 
         let texts = Self.renderings(of: error)
@@ -133,8 +135,13 @@ import Testing
     }
 
     struct TokenAnswer: Decodable {
-        var access_token: String  // swift-format-ignore: AlwaysUseLowerCamelCase
-        var expires_in: Int  // swift-format-ignore: AlwaysUseLowerCamelCase
+        var accessToken: String
+        var expiresIn: Int
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+        }
     }
 
     /// 7: a token answer that does not decode is quoted in the decoding error.
@@ -202,7 +209,8 @@ import Testing
 
         let curl = request.cURLDescription()
 
-        Self.expectHidden(["user-s3cret", "pw-s3cret", "tok-s3cret"], in: [curl, "\(request)", String(reflecting: request)])
+        Self.expectHidden(
+            ["user-s3cret", "pw-s3cret", "tok-s3cret"], in: [curl, "\(request)", String(reflecting: request)])
         Self.expectShown(["api.example.com/v1/login", "username=ada", "remember=1", "password=REDACTED"], in: [curl])
     }
 
@@ -224,7 +232,8 @@ import Testing
     @Test func responsesAndRequestsDescribeThemselvesRedacted() throws {
         let url = try #require(URL(string: "https://user:pw-s3cret@api.example.com/v1/a?token=tok-s3cret"))
         let response = HTTPResponse(
-            status: 201, headers: ["Set-Cookie": "sid=cookie-s3cret", "ETag": "\"v1\""], body: Data("{}".utf8), url: url)
+            status: 201, headers: ["Set-Cookie": "sid=cookie-s3cret", "ETag": "\"v1\""], body: Data("{}".utf8), url: url
+        )
         let request = HTTPRequest(
             method: .put, url: url, headers: ["Authorization": "Basic basic-s3cret", "X-API-Key": "key-s3cret"])
 

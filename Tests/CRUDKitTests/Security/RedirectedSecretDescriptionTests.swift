@@ -12,7 +12,8 @@ extension NetworkTests {
             let server = LoopbackServer(synchronousHandler: { request in
                 switch request.path {
                 case "/start":
-                    return .response(HTTPResponse(status: 301, headers: ["Location": "/final?" + (request.query ?? "")]))
+                    return .response(
+                        HTTPResponse(status: 301, headers: ["Location": "/final?" + (request.query ?? "")]))
                 case "/broken":
                     return .fault(.closeBeforeStatusLine)
                 default:
@@ -44,7 +45,8 @@ extension NetworkTests {
             #expect(error.response?.url?.path == "/final", "the redirect was followed")
             let texts = DescriptionRedactionTests.renderings(of: error)
             DescriptionRedactionTests.expectHidden(["tok-s3cret", "sk-s3cret"], in: texts)
-            DescriptionRedactionTests.expectShown(["500", "127.0.0.1", "/final", "page=2", "internal error"], in: texts)
+            DescriptionRedactionTests.expectShown(
+                ["500", "127.0.0.1", "/final", "page=2", "internal error"], in: texts)
         }
 
         @Test func aRealTransportFailurePrintsWithoutTheURLsSecrets() async throws {

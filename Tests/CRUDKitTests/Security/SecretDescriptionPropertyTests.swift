@@ -20,8 +20,12 @@ import Testing
     }
 
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    static let queryNames = ["token", "access_token", "api_key", "apiKey", "password", "client_secret", "X-Amz-Signature"]
-    static let jsonKeys = ["password", "token", "secret", "refresh_token", "access_token", "client_secret", "api_key", "idToken"]
+    static let queryNames = [
+        "token", "access_token", "api_key", "apiKey", "password", "client_secret", "X-Amz-Signature",
+    ]
+    static let jsonKeys = [
+        "password", "token", "secret", "refresh_token", "access_token", "client_secret", "api_key", "idToken",
+    ]
     static let headerNames = ["Authorization", "Proxy-Authorization", "X-API-Key", "Api-Key", "X-Auth-Token", "Cookie"]
 
     static func secret(_ random: inout SplitMix64) -> String {
@@ -74,7 +78,8 @@ import Testing
             ],
             body: Data(body.utf8), url: url)
         return Plant(
-            userInfo: userInfo, queryName: name, url: url, requestHeaders: headers, requestBody: requestBody, response: response, secrets: secrets)
+            userInfo: userInfo, queryName: name, url: url, requestHeaders: headers, requestBody: requestBody,
+            response: response, secrets: secrets)
     }
 
     static func errors(of plant: Plant) -> [CRUDError] {
@@ -107,7 +112,8 @@ import Testing
                 let shown = Self.renderings(of: error) + [error.localizedDescription]
                 texts += shown
                 if let status = error.status {
-                    #expect(shown.allSatisfy { $0.contains(String(status)) && $0.contains("api.example.com/v1/items/7") })
+                    #expect(
+                        shown.allSatisfy { $0.contains(String(status)) && $0.contains("api.example.com/v1/items/7") })
                 }
                 let event = LogEvent(
                     kind: .failed(error), method: .get, url: plant.url.absoluteString, attempt: 1, duration: .zero)
@@ -118,7 +124,8 @@ import Testing
             let curl = request.cURLDescription()
             #expect(curl.contains("api.example.com/v1/items/7") && curl.contains("page=3"))
             texts += [curl] + Self.renderings(of: request) + Self.renderings(of: plant.response)
-            texts += Self.renderings(of: LogEvent(kind: .requestSent, method: .post, url: plant.url.absoluteString, attempt: 1))
+            texts += Self.renderings(
+                of: LogEvent(kind: .requestSent, method: .post, url: plant.url.absoluteString, attempt: 1))
             for text in texts {
                 for secret in plant.secrets where text.contains(secret) {
                     Issue.record("\(secret) shown in \(text)")
@@ -137,7 +144,8 @@ import Testing
             let stubs = StubTransport()
             stubs.on(nil, "items/:id", handler: Self.echo)
             let base = URL(string: "https://\(plant.userInfo)api.example.com/v1")
-            let api = API(configuration: APIConfiguration(baseURL: base, headers: plant.requestHeaders, transport: stubs))
+            let api = API(
+                configuration: APIConfiguration(baseURL: base, headers: plant.requestHeaders, transport: stubs))
             var caught: CRUDError?
             do {
                 _ = try await api.post(
