@@ -110,6 +110,7 @@ private struct SecretScanner {
         while start > 0, equals - start < Self.nameLimit, Self.isParameterNameByte(bytes[start - 1]) { start -= 1 }
         guard start < equals else { return nil }
         let raw = String(decoding: bytes[start..<equals], as: UTF8.self)
+        if raw.lowercased() == "name" { return maskMultipartValue(named: equals + 1) }
         guard redaction.hidesQueryParameter(raw.removingPercentEncoding ?? raw) else { return nil }
         var end = equals + 1
         if end < bytes.count, bytes[end] == Self.quote {
@@ -119,6 +120,21 @@ private struct SecretScanner {
         }
         while end < bytes.count, !Self.isValueDelimiter(bytes[end]) { end += 1 }
         mask(equals + 1..<end)
+        return end
+    }
+
+    /// `Content-Disposition: form-data; name="password"`, a blank line, the value: the value of a secret part, up
+    /// to the next boundary line.
+    private mutating func maskMultipartValue(named open: Int) -> Int? {
+        guard open < bytes.count, bytes[open] == Self.quote else { return nil }
+        let close = closingQuote(after: open, quote: Self.quote)
+        guard close < bytes.count else { return nil }
+        let field = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
+        guard redaction.hidesQueryParameter(field), let blank = firstIndex(of: "\r\n\r\n", from: close) else {
+            return nil
+        }
+        let end = firstIndex(of: "\r\n--", from: blank + 4) ?? bytes.count
+        mask(blank + 4..<end)
         return end
     }
 
@@ -255,6 +271,16 @@ private struct SecretScanner {
             index += 1
         }
         return bytes.count
+    }
+
+    /// The first index at or after `start` where `pattern` begins.
+    private func firstIndex(of pattern: String, from start: Int) -> Int? {
+        let needle = Array(pattern.utf8)
+        guard start + needle.count <= bytes.count else { return nil }
+        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
+        }
+        return nil
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -226,6 +226,23 @@ import Testing
         Self.expectShown([#""grant_type":"refresh_token""#], in: [curl])
     }
 
+    /// A multipart body's secret parts are hidden in `cURLDescription`; the other parts stay readable.
+    @Test func cURLHidesSecretMultipartParts() throws {
+        let body = [
+            "--b0", #"Content-Disposition: form-data; name="user""#, "", "ada", "--b0",
+            #"Content-Disposition: form-data; name="password""#, "", "pw-s3cret", "--b0",
+            #"Content-Disposition: form-data; name="api_key""#, "", "key-s3cret", "--b0--", "",
+        ].joined(separator: "\r\n")
+        let request = HTTPRequest(
+            method: .post, url: try #require(URL(string: "https://api.example.com/v1/upload")),
+            headers: ["Content-Type": "multipart/form-data; boundary=b0"], body: .data(Data(body.utf8)))
+
+        let curl = request.cURLDescription()
+
+        Self.expectHidden(["pw-s3cret", "key-s3cret"], in: [curl])
+        Self.expectShown(["ada", #"name="password""#, "--b0--"], in: [curl])
+    }
+
     // MARK: - Responses and requests
 
     /// `HTTPResponse` and `HTTPRequest` describe themselves with secret headers and URL secrets hidden.

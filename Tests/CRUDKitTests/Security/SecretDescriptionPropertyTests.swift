@@ -19,6 +19,7 @@ import Testing
         }
     }
 
+    static let iterations = 300
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     static let queryNames = [
         "token", "access_token", "api_key", "apiKey", "password", "client_secret", "X-Amz-Signature",
@@ -105,7 +106,9 @@ import Testing
 
     @Test func plantedSecretsNeverAppearInAnyDescription() throws {
         var random = SplitMix64(state: 0x5EC2_E75E_ED13)
-        for _ in 0..<300 {
+        var checked = 0
+        var shown = 0
+        for _ in 0..<Self.iterations {
             let plant = Self.plant(&random)
             var texts: [String] = []
             for error in Self.errors(of: plant) {
@@ -126,13 +129,18 @@ import Testing
             texts += [curl] + Self.renderings(of: request) + Self.renderings(of: plant.response)
             texts += Self.renderings(
                 of: LogEvent(kind: .requestSent, method: .post, url: plant.url.absoluteString, attempt: 1))
+            checked += texts.count
             for text in texts {
                 for secret in plant.secrets where text.contains(secret) {
+                    shown += 1
                     Issue.record("\(secret) shown in \(text)")
                 }
             }
             #expect(Self.renderings(of: plant.response).allSatisfy { $0.contains("api.example.com/v1/items/7") })
         }
+        print(
+            "RELIABILITY redaction: cases=\(Self.iterations) secrets=\(Self.iterations * 7) renderings=\(checked) shown=\(shown)"
+        )
     }
 
     /// Through an API, the credentials the request sent are masked even where a server echoes them with no name
