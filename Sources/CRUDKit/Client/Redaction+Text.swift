@@ -52,6 +52,8 @@ private struct SecretScanner {
     private static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
     /// The longest name looked at; longer runs are not names.
     private static let nameLimit = 128
+    /// How far after a multipart part's name its blank line is looked for.
+    private static let partHeaderLimit = 1024
 
     mutating func scan() {
         var index = 0
@@ -130,9 +132,10 @@ private struct SecretScanner {
         let close = closingQuote(after: open, quote: Self.quote)
         guard close < bytes.count else { return nil }
         let field = String(decoding: bytes[(open + 1)..<close], as: UTF8.self)
-        guard redaction.hidesQueryParameter(field), let blank = firstIndex(of: "\r\n\r\n", from: close) else {
-            return nil
-        }
+        // The part's headers end within a few hundred bytes; looking no further keeps the scan linear.
+        guard redaction.hidesQueryParameter(field),
+            let blank = firstIndex(of: "\r\n\r\n", from: close, within: Self.partHeaderLimit)
+        else { return nil }
         let end = firstIndex(of: "\r\n--", from: blank + 4) ?? bytes.count
         mask(blank + 4..<end)
         return end
@@ -273,11 +276,12 @@ private struct SecretScanner {
         return bytes.count
     }
 
-    /// The first index at or after `start` where `pattern` begins.
-    private func firstIndex(of pattern: String, from start: Int) -> Int? {
+    /// The first index at or after `start` (and before `start + limit`, if given) where `pattern` begins.
+    private func firstIndex(of pattern: String, from start: Int, within limit: Int? = nil) -> Int? {
         let needle = Array(pattern.utf8)
-        guard start + needle.count <= bytes.count else { return nil }
-        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+        let last = min(bytes.count, limit.map { start + $0 } ?? bytes.count) - needle.count
+        guard start <= last else { return nil }
+        for index in start...last where bytes[index] == needle[0] {
             if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
         }
         return nil
