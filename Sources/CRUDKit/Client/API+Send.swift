@@ -166,7 +166,7 @@ extension API {
         sentAt: Duration,
         mode: TransferMode
     ) async -> Result<HTTPResponse, CRUDError> {
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             switch mode {
             case .memory(let observer):
@@ -177,6 +177,7 @@ extension API {
         } catch {
             return .failure(Task.isCancelled ? .cancelled : .fromTransport(error, timeout: request.timeout ?? 0))
         }
+        response.sentCredentials = SentCredentials(of: request, redaction: configuration.redaction)  // for descriptions
         if let log {
             log(
                 event(

@@ -1,7 +1,9 @@
 import Foundation
 
 extension HTTPRequest {
-    /// The request as a `curl` command line, with secret headers and query values hidden.
+    /// The request as a `curl` command line, with secrets hidden: secret headers, the URL's user info secret and
+    /// secret query values, and in a text body the values of secret form fields and JSON keys and any credential
+    /// the headers carry (see ``Redaction/redact(text:hiding:)``).
     ///
     /// ```swift
     /// print(request.cURLDescription())
@@ -10,9 +12,11 @@ extension HTTPRequest {
     /// //   -H 'Content-Type: application/json' \
     /// //   --data-binary '{"firstName":"Ada"}'
     /// ```
-    /// - Parameter redaction: What to hide; the standard headers are always hidden.
+    /// - Parameter redaction: What to hide; the standard headers and ``Redaction/defaultSecretNames`` unless
+    ///   replaced are always hidden.
     /// - Returns: A command that can be pasted into a POSIX shell.
     public func cURLDescription(redacting redaction: Redaction = .standard) -> String {
+        let credentials = SentCredentials(of: self, redaction: redaction)
         var first = "curl"
         if method == .head {
             first += " --head"
@@ -28,7 +32,7 @@ extension HTTPRequest {
             break
         case .data(let data):
             if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
-                parts.append("--data-binary " + Self.shellQuoted(text))
+                parts.append("--data-binary " + Self.shellQuoted(credentials.redact(text)))
             } else {
                 parts.append("--data-binary @- # \(data.count) bytes of binary data")
             }

@@ -5,14 +5,15 @@ public typealias LogHandler = @Sendable (LogEvent) -> Void
 
 /// Something that happened to a request: sent, answered, failed, or about to be retried.
 ///
-/// URLs and headers are already redacted (see ``Redaction``), so an event can be written anywhere.
+/// URLs and headers are already redacted (see ``Redaction``), and the description hides by the standard rules
+/// whatever an event built by hand carries, so an event can be written anywhere.
 ///
 /// ```swift
 /// let api = API(baseURL: base, logHandler: { event in logger.debug("\(event)") })
 /// // → GET https://api.example.com/v1/people/12 (attempt 1)
 /// // ← 200 GET https://api.example.com/v1/people/12 in 12 ms, 0 B sent, 342 B received (attempt 1)
 /// ```
-public struct LogEvent: Sendable, CustomStringConvertible {
+public struct LogEvent: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What happened.
     public enum Kind: Sendable {
         /// The request was handed to the transport.
@@ -66,6 +67,14 @@ public struct LogEvent: Sendable, CustomStringConvertible {
 
     /// One line: an arrow, the status if any, method, URL, timing and sizes, and the attempt.
     public var description: String {
+        Redaction.standard.redact(text: line)
+    }
+
+    /// The same line as ``description``.
+    public var debugDescription: String { description }
+
+    /// The line before redaction.
+    private var line: String {
         let sent = requestBodySize.map { "\($0) B" } ?? "a file"
         let took = duration.map { String(format: "%.0f ms", $0.seconds * 1000) } ?? "?"
         switch kind {

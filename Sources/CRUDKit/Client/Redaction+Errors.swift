@@ -5,8 +5,8 @@ import FoundationNetworking
 #endif
 
 extension Redaction {
-    /// `error` with the secrets it carries hidden, for logs: the failing URL inside a `URLError`, and the URL and
-    /// secret headers (`Set-Cookie`…) of a response the error keeps.
+    /// `error` with the secrets it carries hidden, for logs: the failing URL inside a `URLError`, the URL and
+    /// secret headers (`Set-Cookie`…) of a response the error keeps, and secrets in a reason or message.
     ///
     /// Only what a log shows is redacted; the error thrown to the caller stays whole.
     /// - Parameter error: The error a request failed with.
@@ -20,7 +20,9 @@ extension Redaction {
         case .conflict(let response):
             return .conflict(redact(response))
         case .validation(let message, let response):
-            return .validation(message: message, response: redact(response))
+            return .validation(message: redact(text: message), response: redact(response))
+        case .invalidRequest(let reason):
+            return .invalidRequest(reason: redact(text: reason))
         default:
             return error
         }

@@ -1,63 +1,101 @@
 import Foundation
 
-/// The headers and query parameters that logs and `curl` renderings never show in clear.
+/// What logs, error descriptions and `curl` renderings never show in clear.
 ///
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always hidden, as is a password in a URL;
-/// add your own secrets by name (compared ignoring case).
+/// Hidden by default: the `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers, the user
+/// info of a URL (its password, or a user name standing alone, which is often a token), and the value of every
+/// header, query parameter, form field and JSON key whose name names a secret (see ``defaultSecretNames``). Add
+/// your own secrets by name (compared ignoring case).
 ///
 /// ```swift
-/// let redaction = Redaction(headers: ["X-API-Key"], queryParameters: ["token", "signature"])
+/// let redaction = Redaction(headers: ["X-Signature"], queryParameters: ["sessionKey"])
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// What a hidden value is replaced by.
     public static let placeholder = "REDACTED"
 
-    /// The header names whose values are hidden, lower-cased.
-    public let headerNames: Set<String>
-    /// The query parameter names whose values are hidden, lower-cased.
-    public let queryParameterNames: Set<String>
+    /// The words that mark a name as naming a secret, with `-` and `_` removed and lower-cased.
+    ///
+    /// A header, query parameter, form field or JSON key names a secret when its name, lower-cased with `-` and
+    /// `_` removed, equals one of these words or ends with one. So `token` hides `token`, `access_token`,
+    /// `refresh_token`, `id_token`, `X-Auth-Token` and `refreshToken`; `secret` hides `client_secret`;
+    /// `apikey` hides `api_key`, `apiKey` and `X-API-Key`; `password` hides `password` and `new_password`.
+    ///
+    /// Extend it for your API: `Redaction(secretNames: Redaction.defaultSecretNames.union(["pin"]))`.
+    public static let defaultSecretNames: Set<String> = [
+        "password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+        "authorization", "auth", "credential", "credentials", "cookie", "session", "sessionid", "signature",
+    ]
 
-    /// Hides the standard headers and the given secrets.
+    /// The header names whose values are hidden, lower-cased, besides those whose name names a secret.
+    public let headerNames: Set<String>
+    /// The query parameter names whose values are hidden, lower-cased, besides those whose name names a secret.
+    public let queryParameterNames: Set<String>
+    /// The words that mark a header, query parameter, form field or JSON key as secret (see
+    /// ``defaultSecretNames``), lower-cased with `-` and `_` removed.
+    public let secretNames: Set<String>
+
+    /// Hides the standard headers, names that name a secret, and the given secrets.
     /// - Parameters:
     ///   - headers: Header names to hide besides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
-    ///   - queryParameters: Query parameter names whose values are hidden.
-    public init(headers: Set<String> = [], queryParameters: Set<String> = []) {
+    ///   - queryParameters: Query parameter (and form field) names whose values are hidden.
+    ///   - secretNames: The words that mark any name as secret; ``defaultSecretNames`` unless given.
+    public init(
+        headers: Set<String> = [], queryParameters: Set<String> = [],
+        secretNames: Set<String> = Redaction.defaultSecretNames
+    ) {
         headerNames = Set(
             (headers.union(["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"])).map {
                 $0.lowercased()
             })
         queryParameterNames = Set(queryParameters.map { $0.lowercased() })
+        self.secretNames = Set(secretNames.map(Self.normalized).filter { !$0.isEmpty })
     }
 
-    /// The standard headers only.
+    /// The standard headers and ``defaultSecretNames``.
     public static let standard = Redaction()
 
-    /// Whether the value of header `name` is hidden.
-    public func hidesHeader(_ name: String) -> Bool { headerNames.contains(name.lowercased()) }
-
-    /// Whether the value of query parameter `name` is hidden: a listed name, or a list or nested field written in
-    /// the bracket style (`token[]`, `token[0]`, `token[inner]`) of a listed name.
-    public func hidesQueryParameter(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        if queryParameterNames.contains(lowered) { return true }
-        guard let bracket = lowered.firstIndex(of: "[") else { return false }
-        return queryParameterNames.contains(String(lowered[..<bracket]))
+    /// Whether `name` (a header, query parameter, form field or JSON key) names a secret: lower-cased with `-`
+    /// and `_` removed, it equals or ends with one of ``secretNames``.
+    public func namesSecret(_ name: String) -> Bool {
+        let word = Self.normalized(name)
+        guard !word.isEmpty else { return false }
+        if secretNames.contains(word) { return true }
+        return secretNames.contains { word.hasSuffix($0) }
     }
 
-    /// `headers` with every secret value replaced by ``placeholder``.
+    /// Whether the value of header `name` is hidden: a listed header, or one whose name names a secret.
+    public func hidesHeader(_ name: String) -> Bool {
+        headerNames.contains(name.lowercased()) || namesSecret(name)
+    }
+
+    /// Whether the value of query parameter `name` is hidden: a listed name or one that names a secret, or a list
+    /// or nested field written in the bracket style (`token[]`, `token[0]`, `token[inner]`) of such a name.
+    public func hidesQueryParameter(_ name: String) -> Bool {
+        var lowered = name.lowercased()
+        if let bracket = lowered.firstIndex(of: "[") { lowered = String(lowered[..<bracket]) }
+        return queryParameterNames.contains(lowered) || namesSecret(lowered)
+    }
+
+    /// `headers` with every secret value replaced by ``placeholder``, and secrets inside the other values (a
+    /// `token=…` in a `Link` or `Content-Location` URL, a password in a URL) hidden as in text.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        guard headers.contains(where: { hidesHeader($0.name) }) else { return headers }
         var result = HTTPHeaders()
         for field in headers {
-            result.add(name: field.name, value: hidesHeader(field.name) ? Self.placeholder : field.value)
+            result.add(name: field.name, value: hidesHeader(field.name) ? Self.placeholder : redact(text: field.value))
         }
         return result
     }
 
-    /// The text of `url` with secret query values and any password replaced by ``placeholder``.
+    /// The text of `url` with secret query values and its user info's secret replaced by ``placeholder``.
     public func redact(_ url: URL) -> String {
-        let text = Self.hidingPassword(url.absoluteString)
-        guard !queryParameterNames.isEmpty, let question = text.firstIndex(of: "?") else { return text }
+        redact(urlText: url.absoluteString)
+    }
+
+    /// `text`, a URL, with secret query values and its user info's secret replaced by ``placeholder``.
+    func redact(urlText text: String) -> String {
+        let text = Self.hidingUserInfo(text)
+        guard let question = text.firstIndex(of: "?") else { return text }
         var end = text.endIndex
         if let hash = text[question...].firstIndex(of: "#") { end = hash }
         let query = text[text.index(after: question)..<end]
@@ -71,15 +109,23 @@ public struct Redaction: Sendable, Hashable {
         return String(text[...question]) + parts.joined(separator: "&") + String(text[end...])
     }
 
-    /// `text` with the password of its user info (`https://user:secret@host`) replaced by ``placeholder``.
-    private static func hidingPassword(_ text: String) -> String {
+    /// `text` with the secret of its user info replaced by ``placeholder``: the password of `user:secret@host`,
+    /// or the whole of `secret@host` (a user name standing alone is often a token).
+    static func hidingUserInfo(_ text: String) -> String {
         guard let scheme = text.range(of: "://") else { return text }
         let authorityEnd =
             text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
         let authority = text[scheme.upperBound..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
-            return text
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        if let colon = authority[..<at].firstIndex(of: ":") {
+            return String(text[..<authority.index(after: colon)]) + placeholder + String(text[at...])
         }
-        return String(text[..<authority.index(after: colon)]) + placeholder + String(text[at...])
+        guard authority.startIndex < at else { return text }
+        return String(text[..<authority.startIndex]) + placeholder + String(text[at...])
+    }
+
+    /// `name` lower-cased without `-` and `_`, the form ``secretNames`` are compared in.
+    static func normalized(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" }))
     }
 }

@@ -64,10 +64,21 @@ public enum CRUDError: Error, Sendable {
             self.bodySnippet = String(decoding: body.prefix(200), as: UTF8.self)
         }
 
-        /// One line naming the key path, the expectation and what was found.
+        /// One line naming the key path, the expectation and what was found; a value found under a key that
+        /// names a secret (``Redaction/namesSecret(_:)``) is not shown, nor any secret in the text.
         public var description: String {
             let place = keyPath.isEmpty ? "the document" : "`\(keyPath)`"
-            return "expected \(expected) at \(place) but found \(found)"
+            return Redaction.standard.redact(text: "expected \(expected) at \(place) but found \(shownFound)")
+        }
+
+        /// ``found``, its value hidden when the last key of ``keyPath`` names a secret.
+        private var shownFound: String {
+            let key = keyPath.split(whereSeparator: { $0 == "." || $0 == "[" || $0 == "]" }).last.map(String.init)
+            guard let key, Redaction.standard.hidesQueryParameter(key) else { return found }
+            for kind in ["a string ", "a number ", "a Boolean "] where found.hasPrefix(kind) {
+                return kind + Redaction.placeholder
+            }
+            return found
         }
     }
 
@@ -89,36 +100,5 @@ public enum CRUDError: Error, Sendable {
     public var isCancelled: Bool {
         if case .cancelled = self { return true }
         return false
-    }
-}
-
-extension CRUDError: LocalizedError {
-    /// A sentence a person can act on.
-    public var errorDescription: String? {
-        switch self {
-        case .invalidRequest(let reason):
-            return "The request was not sent: \(reason)."
-        case .transport(let underlying):
-            return "The server could not be reached: \(underlying.localizedDescription)"
-        case .timedOut(.idle(let seconds)):
-            return "The server sent nothing for \(seconds) seconds."
-        case .timedOut(.deadline(let seconds)):
-            return "The request did not finish within its \(seconds) second deadline."
-        case .cancelled:
-            return "The request was cancelled."
-        case .httpStatus(let response):
-            let snippet = String(decoding: response.body.prefix(200), as: UTF8.self)
-            return "The server answered \(response.status)" + (snippet.isEmpty ? "." : ": \(snippet)")
-        case .conflict:
-            return "The resource changed on the server since it was read (412); read it again before writing."
-        case .validation(let message, let response):
-            return "The server answered \(response.status) but the response was rejected: \(message)."
-        case .decoding(let failure):
-            return "The response could not be read: \(failure). It began: \(failure.bodySnippet)"
-        case .responseTooLarge(let limit):
-            return "The response was larger than the \(limit) byte limit."
-        case .tooManyRedirects(let limit):
-            return "The server redirected more than \(limit) times."
-        }
     }
 }

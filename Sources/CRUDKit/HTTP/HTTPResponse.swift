@@ -10,6 +10,9 @@ public struct HTTPResponse: Sendable, Hashable {
     public var body: Data
     /// The URL the response came from, after any redirects.
     public var url: URL?
+    /// The credentials the request sent and the API's ``Redaction``, so that descriptions of the response and of
+    /// errors that keep it hide them; not part of the response's value (equality, hashing, mirror).
+    package var sentCredentials: SentCredentials = .none
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil) {

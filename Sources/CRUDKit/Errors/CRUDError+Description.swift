@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+    /// How many bytes of a body a description quotes.
+    static let quotedBodyLength = 200
+
+    /// A sentence a person can act on, with every secret hidden: the URL's user info and secret query values, the
+    /// credentials the request sent, secret keys of a quoted body (see ``Redaction/redact(text:hiding:)``).
+    public var errorDescription: String? {
+        let credentials = response?.sentCredentials ?? .none
+        return credentials.redact(sentence(credentials))
+    }
+
+    /// The same sentence as ``errorDescription``, so `print(error)` and `"\(error)"` show it.
+    public var description: String { errorDescription ?? "CRUDError" }
+
+    /// The same sentence as ``errorDescription``, so `String(reflecting: error)` and `debugPrint` show it.
+    public var debugDescription: String { description }
+
+    /// The sentence before the last redaction pass.
+    private func sentence(_ credentials: SentCredentials) -> String {
+        switch self {
+        case .invalidRequest(let reason):
+            return "The request was not sent: \(reason)."
+        case .transport(let underlying):
+            return "The server could not be reached\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"
+        case .timedOut(.idle(let seconds)):
+            return "The server sent nothing for \(seconds) seconds."
+        case .timedOut(.deadline(let seconds)):
+            return "The request did not finish within its \(seconds) second deadline."
+        case .cancelled:
+            return "The request was cancelled."
+        case .httpStatus(let response):
+            let snippet = Self.quotedBody(of: response, credentials: credentials)
+            return "The server answered \(response.status)\(Self.place(of: response))"
+                + (snippet.isEmpty ? "." : ": \(snippet)")
+        case .conflict(let response):
+            return "The server refused the write\(Self.place(of: response)) with \(response.status): the resource "
+                + "changed since it was read; read it again before writing."
+        case .validation(let message, let response):
+            return "The server answered \(response.status)\(Self.place(of: response)) but the response was rejected: "
+                + "\(message)."
+        case .decoding(let failure):
+            return "The response could not be read: \(failure). It began: \(failure.bodySnippet)"
+        case .responseTooLarge(let limit):
+            return "The response was larger than the \(limit) byte limit."
+        case .tooManyRedirects(let limit):
+            return "The server redirected more than \(limit) times."
+        }
+    }
+
+    /// ` for <url>` when the response knows its URL.
+    private static func place(of response: HTTPResponse) -> String {
+        response.url.map { " for \($0.absoluteString)" } ?? ""
+    }
+
+    /// ` at <url>` when the error names the URL that failed (Foundation keeps it in the user info).
+    private static func place(ofFailure error: any Error) -> String {
+        if let url = (error as? URLError)?.failingURL { return " at \(url.absoluteString)" }
+        let info = (error as NSError).userInfo
+        if let url = info[NSURLErrorFailingURLErrorKey] as? URL { return " at \(url.absoluteString)" }
+        if let text = info["NSErrorFailingURLStringKey"] as? String { return " at \(text)" }
+        return ""
+    }
+
+    /// The error's own sentence, or its description when it has none.
+    private static func text(of error: any Error) -> String {
+        if let error = error as? CRUDError { return error.description }
+        return error.localizedDescription
+    }
+
+    /// The first ``quotedBodyLength`` bytes of the body as text, cut after its secrets are hidden so that no part
+    /// of one is left at the cut.
+    private static func quotedBody(of response: HTTPResponse, credentials: SentCredentials) -> String {
+        guard !response.body.isEmpty else { return "" }
+        let text = String(decoding: response.body.prefix(quotedBodyLength * 16), as: UTF8.self)
+        let redacted = credentials.redact(text)
+        var end = redacted.utf8.startIndex
+        var count = 0
+        for index in redacted.indices {
+            let next = redacted.index(after: index)
+            count += redacted.utf8.distance(from: index, to: next)
+            if count > quotedBodyLength { break }
+            end = next
+        }
+        return String(redacted[..<end])
+    }
+}
