@@ -5,7 +5,8 @@ extension JSON.Number {
     /// `18446744073709551615`, exactly as it was parsed or encoded.
     ///
     /// Only CRUDKit makes one (the parser, the encoder and `JSON.Number(_:)` from a string), so the text is
-    /// always a valid JSON number.
+    /// always a valid JSON number. Two literals are `==` when their texts are the same; `JSON.Number` compares
+    /// them by value (`1.50` equals `1.5`).
     public struct Literal: Sendable, Hashable, CustomStringConvertible {
         /// The JSON text of the number.
         public let text: String
@@ -155,6 +156,48 @@ struct JSONDecimalDigits: Hashable {
             value = next
         }
         return value
+    }
+
+    /// Whether `double` (positive), written as JSON writes it (its shortest text), has the value
+    /// `mantissa` × 10^`power`: a check without allocating more than that text.
+    static func writesBack(_ double: Double, as mantissa: UInt64, power: Int) -> Bool {
+        var written: UInt64 = 0
+        var writtenPower = 0
+        var inFraction = false
+        var utf8 = double.description.utf8.makeIterator()
+        while let byte = utf8.next() {
+            if isDigit(byte) {
+                let (times10, o1) = written.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+                guard !o1, !o2 else { return false }
+                written = sum
+                if inFraction { writtenPower -= 1 }
+            } else if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                var exponentNegative = false
+                var exponent = 0
+                while let byte = utf8.next() {
+                    if byte == UInt8(ascii: "-") {
+                        exponentNegative = true
+                    } else if isDigit(byte) {
+                        exponent = exponent * 10 + Int(byte &- UInt8(ascii: "0"))
+                    }
+                }
+                writtenPower += exponentNegative ? -exponent : exponent
+            } else {
+                return false
+            }
+        }
+        func normalized(_ value: UInt64, _ power: Int) -> (UInt64, Int) {
+            var (value, power) = (value, power)
+            while value != 0, value % 10 == 0 {
+                value /= 10
+                power += 1
+            }
+            return (value, power)
+        }
+        return normalized(written, writtenPower) == normalized(mantissa, power)
     }
 
     @inline(__always)

@@ -64,13 +64,16 @@ extension JSONParser {
                 return .int(Int64(bitPattern: 0 &- mantissa))
             }
         }
-        // Exact fast path (Clinger): both the mantissa and the power of ten are exact doubles, and with at most
-        // 15 significant digits the double is written back with the same value.
+        // Exact fast path (Clinger): both the mantissa and the power of ten are exact doubles. With at most 15
+        // significant digits the double is written back with the same value; with 16 (such as
+        // `0.1234567890123456`) that is checked against the double's shortest text.
         let power = exponent - fractionDigits
-        if !overflowed, mantissa < 1_000_000_000_000_000, (-22...22).contains(power) {
+        if !overflowed, mantissa <= 1 << 53, (-22...22).contains(power) {
             var value = Double(mantissa)
             value = power < 0 ? value / powersOfTen[-power] : value * powersOfTen[power]
-            return .double(negative ? -value : value)
+            if mantissa < 1_000_000_000_000_000 || JSONDecimalDigits.writesBack(value, as: mantissa, power: power) {
+                return .double(negative ? -value : value)
+            }
         }
         // Long, huge or tiny numbers: the case that keeps the value exactly (see `JSON.Number`).
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
