@@ -94,6 +94,20 @@ extension JSON {
         return number.int64Value
     }
 
+    /// The number as a `UInt64`, when this is a number with an integral value that fits (all of
+    /// `18446744073709551615`, never rounded).
+    public var uint64: UInt64? {
+        guard case .number(let number) = self else { return nil }
+        return number.uint64Value
+    }
+
+    /// The number as a `Decimal` with every digit it was written with (up to `Decimal`'s 38), when this is a
+    /// number that `Decimal` can hold.
+    public var decimal: Decimal? {
+        guard case .number(let number) = self else { return nil }
+        return number.decimalValue
+    }
+
     /// The number as a `Double`, when this is a number.
     public var double: Double? {
         guard case .number(let number) = self else { return nil }

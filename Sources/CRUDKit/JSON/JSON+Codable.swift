@@ -55,6 +55,9 @@ extension JSON: Codable {
         case .number(.double(let value)):
             var container = encoder.singleValueContainer()
             try container.encode(value)
+        case .number(.literal(let literal)):
+            var container = encoder.singleValueContainer()
+            try container.encode(Decimal(string: literal.text, locale: JSON.Number.posix) ?? Decimal.nan)
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

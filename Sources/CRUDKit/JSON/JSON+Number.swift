@@ -1,35 +1,70 @@
 import Foundation
 
 extension JSON {
-    /// A JSON number: an exact 64-bit integer, or a double.
+    /// A JSON number: an exact 64-bit integer, a double, or — when neither holds it exactly — its text.
     ///
     /// The parser makes an ``int(_:)`` of every number written without a fraction or exponent that fits in
-    /// `Int64`, so an id such as `9007199254740993` survives parsing and writing unchanged; every other number
-    /// becomes a ``double(_:)``. Numbers too large for a `Double` are refused when parsing.
+    /// `Int64`, so an id such as `9007199254740993` survives parsing and writing unchanged. Other numbers become a
+    /// ``double(_:)`` when the double gives the same number back when written (`0.1`, `2.5e-3`,
+    /// `0.30000000000000004`: every number a JavaScript or Python server writes for a double). A number that would
+    /// lose digits as a double keeps its text in a ``literal(_:)``: `1234567890.123456789`,
+    /// `99999999999999999999`, `18446744073709551615`. Such a number decodes exactly as `Decimal`, `UInt64` or any
+    /// integer type that holds it, and is written back byte for byte. Numbers too large for a `Double` are refused
+    /// when parsing.
     ///
     /// Two numbers are equal when they have the same value: `.int(1) == .double(1.0)`, but
-    /// `.int(9007199254740993) != .double(9007199254740992)`.
+    /// `.int(9007199254740993) != .double(9007199254740992)`. A ``literal(_:)`` equals the literals of the same
+    /// value (`1.50` and `1.5`).
     public enum Number: Sendable {
         /// An exact integer.
         case int(Int64)
         /// A floating-point number.
         case double(Double)
+        /// A number that neither `Int64` nor `Double` holds exactly, kept as its JSON text. Make one with
+        /// `JSON.Number(_:)` from a string.
+        case literal(Literal)
 
-        /// The number as a double (integers beyond 2⁵³ are rounded to the nearest double).
+        /// The number as a double (integers beyond 2⁵³ and long literals are rounded to the nearest double).
         public var doubleValue: Double {
             switch self {
             case .int(let value): return Double(value)
             case .double(let value): return value
+            case .literal(let literal): return Double(literal.text) ?? .nan
             }
         }
 
         /// The number as an exact `Int64`, or `nil` when it has a fraction or does not fit.
-        public var int64Value: Int64? {
+        public var int64Value: Int64? { exactly(Int64.self) }
+
+        /// The number as an exact `UInt64`, or `nil` when it is negative, has a fraction or does not fit.
+        public var uint64Value: UInt64? { exactly(UInt64.self) }
+
+        /// The number as a `Decimal`, as `JSONDecoder` reads it: every digit up to `Decimal`'s 38; `nil` when it is
+        /// beyond `Decimal`'s range.
+        public var decimalValue: Decimal? {
             switch self {
-            case .int(let value): return value
-            case .double(let value): return Int64(exactly: value)
+            case .int(let value): return Decimal(value)
+            case .double(let value):
+                guard value.isFinite else { return nil }
+                return Decimal(string: value.description, locale: Self.posix)
+            case .literal(let literal):
+                return Decimal(string: literal.text, locale: Self.posix)
             }
         }
+
+        /// The number as an exact value of an integer type.
+        /// - Parameter type: The integer type, such as `Int`, `UInt64` or `Int8`.
+        /// - Returns: The value, or `nil` when the number has a fraction or does not fit in `type` (it is never
+        ///   rounded: `9007199254740993.5` is `nil` for every integer type).
+        public func exactly<I: FixedWidthInteger>(_ type: I.Type) -> I? {
+            switch self {
+            case .int(let value): return I(exactly: value)
+            case .double(let value): return I(exactly: value)
+            case .literal(let literal): return JSONDecimalDigits(literal.text.utf8).integer(I.self)
+            }
+        }
+
+        static let posix = Locale(identifier: "en_US_POSIX")
     }
 }
 
@@ -40,27 +75,36 @@ extension JSON.Number: Hashable {
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Int64(exactly: b) == a
+        case (.literal(let a), .literal(let b)): return a.text == b.text || a.digits == b.digits
+        // A literal never holds a value an `Int64` holds, nor the value of a double as JSON writes it.
+        case (.literal, _), (_, .literal): return false
         }
     }
 
     /// Hashes the value so that equal numbers hash alike whichever case holds them.
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
-        if let exact = int64Value {
-            hasher.combine(exact)
-        } else {
-            hasher.combine(doubleValue)
+        switch self {
+        case .literal(let literal):
+            hasher.combine(literal.digits)
+        default:
+            if let exact = int64Value {
+                hasher.combine(exact)
+            } else {
+                hasher.combine(doubleValue)
+            }
         }
     }
 }
 
 extension JSON.Number: CustomStringConvertible {
-    /// The number as JSON writes it: `42`, `-0.5`, `1e+20`.
+    /// The number as JSON writes it: `42`, `-0.5`, `1e+20`, `1234567890.123456789`.
     public var description: String {
         switch self {
         case .int(let value): return String(value)
         case .double(let value):
             return value.isFinite ? "\(value)" : (value.isNaN ? "NaN" : (value < 0 ? "-Infinity" : "Infinity"))
+        case .literal(let literal): return literal.text
         }
     }
 }

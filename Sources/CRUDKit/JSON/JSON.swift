@@ -20,7 +20,7 @@ public enum JSON: Sendable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number: an exact `Int64` or a `Double`.
+    /// A number: an exact `Int64`, a `Double`, or the text of a number neither holds exactly.
     case number(Number)
     /// A string.
     case string(String)

@@ -133,6 +133,26 @@ extension Int64: JSONConvertible {
     }
 }
 
+extension UInt64: JSONConvertible {
+    /// A number with an integral value that fits in `UInt64`, taken exactly.
+    /// - Parameter json: The value.
+    /// - Throws: ``JSONMappingError`` when it is not such a number.
+    public init(json: JSON) throws {
+        guard let value = json.uint64 else { throw JSONMappingError.mismatch(expected: "UInt64", found: json) }
+        self = value
+    }
+}
+
+extension Decimal: JSONConvertible {
+    /// Any number `Decimal` can hold, with every digit it was written with.
+    /// - Parameter json: The value.
+    /// - Throws: ``JSONMappingError`` when it is not such a number.
+    public init(json: JSON) throws {
+        guard let value = json.decimal else { throw JSONMappingError.mismatch(expected: "Decimal", found: json) }
+        self = value
+    }
+}
+
 extension Double: JSONConvertible {
     /// Any number.
     /// - Parameter json: The value.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Numbers: exact `Int64` when the text is an integer that fits, otherwise the correctly rounded `Double`.
+/// Numbers: exact `Int64` when the text is an integer that fits, the correctly rounded `Double` when it is written
+/// back with the same value, otherwise the text itself (see `JSON.Number`).
 extension JSONParser {
     mutating func parseNumber() throws(JSONError) -> JSON.Number {
         let start = index
@@ -63,16 +64,21 @@ extension JSONParser {
                 return .int(Int64(bitPattern: 0 &- mantissa))
             }
         }
-        // Exact fast path (Clinger): both the mantissa and the power of ten are exact doubles.
+        // Exact fast path (Clinger): both the mantissa and the power of ten are exact doubles. With at most 15
+        // significant digits the double is written back with the same value; with 16 (such as
+        // `0.1234567890123456`) that is checked against the double's shortest text.
         let power = exponent - fractionDigits
         if !overflowed, mantissa <= 1 << 53, (-22...22).contains(power) {
             var value = Double(mantissa)
             value = power < 0 ? value / powersOfTen[-power] : value * powersOfTen[power]
-            return .double(negative ? -value : value)
+            if mantissa < 1_000_000_000_000_000 || JSONDecimalDigits.writesBack(value, as: mantissa, power: power) {
+                return .double(negative ? -value : value)
+            }
         }
+        // Long, huge or tiny numbers: the case that keeps the value exactly (see `JSON.Number`).
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw fail(.numberOutOfRange, at: start) }
-        return .double(value)
+        guard let number = JSON.Number(validText: text) else { throw fail(.numberOutOfRange, at: start) }
+        return number
     }
 
     @inline(__always)

@@ -56,13 +56,13 @@ extension Int32: JSONRepresentable {
 }
 
 extension UInt: JSONRepresentable {
-    /// An exact JSON number, or the nearest double above `Int64.max`.
-    public var jsonValue: JSON { Int64(exactly: self).map { .number(.int($0)) } ?? .number(.double(Double(self))) }
+    /// An exact JSON number (above `Int64.max`, its digits).
+    public var jsonValue: JSON { .number(JSON.Number(exactly: self)) }
 }
 
 extension UInt64: JSONRepresentable {
-    /// An exact JSON number, or the nearest double above `Int64.max`.
-    public var jsonValue: JSON { Int64(exactly: self).map { .number(.int($0)) } ?? .number(.double(Double(self))) }
+    /// An exact JSON number (above `Int64.max`, its digits).
+    public var jsonValue: JSON { .number(JSON.Number(exactly: self)) }
 }
 
 extension Date: JSONRepresentable {
@@ -96,5 +96,12 @@ extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresen
         .object(
             JSON.Object(uniqueEntries: sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value.jsonValue) })
         )
+    }
+}
+
+extension Decimal: JSONRepresentable {
+    /// A JSON number with every digit of the decimal (writing refuses a NaN decimal).
+    public var jsonValue: JSON {
+        .number(isFinite ? JSON.Number(validText: description) ?? .double(.nan) : .double(.nan))
     }
 }

@@ -138,14 +138,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         as type: I.Type,
         at path: @autoclosure () -> CodingPathNode
     ) throws -> I {
-        switch value {
-        case .number(.int(let integer)):
-            if let exact = I(exactly: integer) { return exact }
-        case .number(.double(let double)):
-            if let exact = I(exactly: double) { return exact }
-        default:
-            throw Self.mismatch(I.self, value, at: path())
-        }
+        guard case .number(let number) = value else { throw Self.mismatch(I.self, value, at: path()) }
+        // Exact or refused: `9007199254740993.5` is no integer (JSONDecoder truncates it to `…993`).
+        if let exact = number.exactly(I.self) { return exact }
         throw Self.corrupted("Parsed JSON number <\(value)> does not fit in \(I.self).", at: path())
     }
 
@@ -182,14 +177,11 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
 
     private func unboxDecimal(_ value: JSON, at path: CodingPathNode) throws -> Decimal {
         guard case .number(let number) = value else { throw Self.mismatch(Decimal.self, value, at: path) }
-        switch number {
-        case .int(let integer): return Decimal(integer)
-        case .double(let double):
-            guard let decimal = Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX")) else {
-                throw Self.corrupted("Parsed JSON number <\(double)> does not fit in Decimal.", at: path)
-            }
-            return decimal
+        // From the number's text, as JSONDecoder does: a literal such as `1234567890.123456789` keeps every digit.
+        guard let decimal = number.decimalValue else {
+            throw Self.corrupted("Parsed JSON number <\(number)> does not fit in Decimal.", at: path)
         }
+        return decimal
     }
 
     // MARK: - Errors

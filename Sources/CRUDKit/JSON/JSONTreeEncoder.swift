@@ -141,7 +141,7 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         if T.self == Date.self, let date = value as? Date { return try boxDate(date, at: path()) }
         if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
         if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
-        if T.self == Decimal.self, let decimal = value as? Decimal { return boxDecimal(decimal) }
+        if T.self == Decimal.self, let decimal = value as? Decimal { return try boxDecimal(decimal, at: path()) }
         if T.self is any JSONStringKeyedDictionaryEncodable.Type,
             let dictionary = value as? any JSONStringKeyedDictionaryEncodable
         {
@@ -153,8 +153,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func boxInteger<I: BinaryInteger>(_ value: I) -> JSON {
-        if let exact = Int64(exactly: value) { return .number(.int(exact)) }
-        return .number(.double(Double(value)))
+        // Above `Int64.max` (a `UInt64`): the exact digits, not the nearest double.
+        .number(JSON.Number(exactly: value))
     }
 
     func boxDouble(_ value: Double, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
@@ -185,10 +185,14 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         }
     }
 
-    private func boxDecimal(_ decimal: Decimal) -> JSON {
-        let text = decimal.description
-        if let integer = Int64(text) { return .number(.int(integer)) }
-        return .number(.double(Double(text) ?? NSDecimalNumber(decimal: decimal).doubleValue))
+    /// Every digit of the decimal, as `JSONEncoder` writes it (but a NaN decimal is refused, not written as `NaN`).
+    private func boxDecimal(_ decimal: Decimal, at path: CodingPathNode) throws -> JSON {
+        guard decimal.isFinite, let number = JSON.Number(validText: decimal.description) else {
+            throw EncodingError.invalidValue(
+                decimal,
+                .init(codingPath: path.keys, debugDescription: "Unable to encode Decimal.nan directly in JSON."))
+        }
+        return .number(number)
     }
 }
 

@@ -25,6 +25,7 @@ struct JSONWriter {
         case .null: appendASCII("null")
         case .bool(let flag): flag ? appendASCII("true") : appendASCII("false")
         case .number(.int(let integer)): writeInteger(integer)
+        case .number(.literal(let literal)): literal.write(to: &output)
         case .number(.double(let double)):
             if double.isFinite {
                 output.append(contentsOf: double.description.utf8)
