@@ -43,6 +43,9 @@ public enum CRUDError: Error, Sendable {
         case idle(TimeInterval)
         /// The whole exchange took longer than this many seconds.
         case deadline(TimeInterval)
+        /// A ``TokenRefresher`` refresh the request waited for ran longer than its limit of this many seconds
+        /// (``TokenRefresher/refreshTimeout``) and was abandoned.
+        case tokenRefresh(TimeInterval)
     }
 
     /// Where and why a body did not map to the expected type.
@@ -104,6 +107,8 @@ extension CRUDError: LocalizedError {
             return "The server sent nothing for \(seconds) seconds."
         case .timedOut(.deadline(let seconds)):
             return "The request did not finish within its \(seconds) second deadline."
+        case .timedOut(.tokenRefresh(let seconds)):
+            return "The access token could not be refreshed within \(seconds) seconds; the request was not sent again."
         case .cancelled:
             return "The request was cancelled."
         case .httpStatus(let response):
