@@ -27,8 +27,20 @@ final class HTTP1Socket {
     private var start = 0
     private var scratch = [UInt8](repeating: 0, count: 65_536)
 
-    init(descriptor: Int32) {
+    /// - Parameters:
+    ///   - descriptor: The connected socket.
+    ///   - idleTimeout: Seconds a read may wait for a byte, or a write for room, before the connection counts as
+    ///     idle: reads then see the end of the stream and writes fail. Zero, negative, NaN or infinite: no limit.
+    init(descriptor: Int32, idleTimeout: TimeInterval = 0) {
         self.descriptor = descriptor
+        guard idleTimeout > 0, idleTimeout < 1e9 else { return }
+        let whole = idleTimeout.rounded(.down)
+        var limit = timeval()
+        limit.tv_sec = .init(whole)
+        limit.tv_usec = .init(max(1, (idleTimeout - whole) * 1e6))
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, size)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, size)
     }
 
     /// The bytes received but not yet consumed.
@@ -46,7 +58,8 @@ final class HTTP1Socket {
         }
     }
 
-    /// Reads more bytes into the buffer; returns `false` at end of stream.
+    /// Reads more bytes into the buffer; returns `false` at end of stream, and when the idle timeout passed with
+    /// nothing received.
     func fill() throws -> Bool {
         while true {
             let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -57,6 +70,7 @@ final class HTTP1Socket {
             if count == 0 { return false }
             if errno == EINTR { continue }
             if errno == ECONNRESET || errno == ENOTCONN || errno == EPIPE { return false }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return false }  // idle
             throw HTTP1SocketError.system(errno)
         }
     }
@@ -82,6 +96,7 @@ final class HTTP1Socket {
                 if sent < 0 {
                     if errno == EINTR { continue }
                     if errno == EPIPE || errno == ECONNRESET { throw HTTP1SocketError.closed }
+                    if errno == EAGAIN || errno == EWOULDBLOCK { throw HTTP1SocketError.closed }  // idle
                     throw HTTP1SocketError.system(errno)
                 }
                 offset += sent

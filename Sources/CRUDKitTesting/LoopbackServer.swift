@@ -17,6 +17,11 @@ import Musl
 /// included) and can misbehave on purpose through ``LoopbackReply/fault(_:)``. ``stop()`` closes every socket
 /// and waits for every thread it started.
 ///
+/// Its threads are bounded: it serves at most ``maximumConnections`` connections at once (256 by default), and
+/// closes a connection on which the client sent nothing (or read nothing it was sent) for ``idleTimeout``
+/// seconds (60 by default). A connection over the limit is not refused: it waits, connected, in the listen
+/// backlog (1,024 deep) and is served as soon as another connection closes.
+///
 /// ```swift
 /// let server = LoopbackServer { request in
 ///     .response(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("hi".utf8)))
@@ -43,13 +48,28 @@ public final class LoopbackServer: Sendable {
         var peakOpen = 0
         var received: [LoopbackRequest] = []
         var sockets: [UInt64] = []
+        /// Whether the accept loop waits for a connection to end (it is at ``maximumConnections``).
+        var waitingForSlot = false
     }
+
+    /// The default of ``maximumConnections``.
+    public static let defaultMaximumConnections = 256
+    /// The default of ``idleTimeout``, in seconds.
+    public static let defaultIdleTimeout: TimeInterval = 60
 
     let handler: Handler
     /// Bodies up to this many bytes are kept whole; larger ones are streamed into a checksum.
     public let bufferLimit: Int
     /// Whether each request is recorded (turn off for benchmarks).
     public let recordsRequests: Bool
+    /// The most connections served at once, each on its own thread (at least 1). Connections over the limit wait
+    /// in the listen backlog, connected but not yet read, until a served connection closes.
+    public let maximumConnections: Int
+    /// After this many seconds without a byte from the client (between requests or inside one) or without the
+    /// client taking a byte of a reply, the connection is closed. Zero, negative, NaN or infinite: never.
+    /// A reply that is slow on purpose (``LoopbackStream`` delays, ``LoopbackFault/neverAnswer``) is not
+    /// idleness: the server is the one waiting.
+    public let idleTimeout: TimeInterval
     let state = Locked(State())
     let threads = DispatchGroup()
 
@@ -59,31 +79,45 @@ public final class LoopbackServer: Sendable {
     ///   - bufferLimit: Request bodies up to this many bytes are kept whole in ``LoopbackRequest/body``;
     ///     larger ones only as a length, a checksum and their first bytes.
     ///   - recordsRequests: Whether ``requests`` keeps every request.
+    ///   - maximumConnections: The most connections served at once (see ``maximumConnections``); 256 by default.
+    ///   - idleTimeout: Seconds of client silence after which a connection is closed (see ``idleTimeout``); 60 by
+    ///     default.
     ///   - handler: Decides the reply for each request; a thrown error is answered with 500.
     public init(
         bufferLimit: Int = 8 << 20,
         recordsRequests: Bool = true,
+        maximumConnections: Int = LoopbackServer.defaultMaximumConnections,
+        idleTimeout: TimeInterval = LoopbackServer.defaultIdleTimeout,
         handler: @escaping @Sendable (LoopbackRequest) async throws -> LoopbackReply
     ) {
         self.handler = .async(handler)
         self.bufferLimit = bufferLimit
         self.recordsRequests = recordsRequests
+        self.maximumConnections = max(1, maximumConnections)
+        self.idleTimeout = idleTimeout
     }
 
     /// Creates a server whose handler runs synchronously on the connection's thread (the fastest form).
     ///
     /// - Parameters:
-    ///   - bufferLimit: See ``init(bufferLimit:recordsRequests:handler:)``.
+    ///   - bufferLimit: See ``init(bufferLimit:recordsRequests:maximumConnections:idleTimeout:handler:)``.
     ///   - recordsRequests: Whether ``requests`` keeps every request.
+    ///   - maximumConnections: The most connections served at once (see ``maximumConnections``); 256 by default.
+    ///   - idleTimeout: Seconds of client silence after which a connection is closed (see ``idleTimeout``); 60 by
+    ///     default.
     ///   - synchronousHandler: Decides the reply for each request; a thrown error is answered with 500.
     public init(
         bufferLimit: Int = 8 << 20,
         recordsRequests: Bool = true,
+        maximumConnections: Int = LoopbackServer.defaultMaximumConnections,
+        idleTimeout: TimeInterval = LoopbackServer.defaultIdleTimeout,
         synchronousHandler: @escaping @Sendable (LoopbackRequest) throws -> LoopbackReply
     ) {
         self.handler = .sync(synchronousHandler)
         self.bufferLimit = bufferLimit
         self.recordsRequests = recordsRequests
+        self.maximumConnections = max(1, maximumConnections)
+        self.idleTimeout = idleTimeout
     }
 
     /// Creates a server that answers every request with the response `respond` returns.
@@ -185,16 +219,27 @@ public final class LoopbackServer: Sendable {
             close(wake)
         }
         while true {
+            // At the limit, only the wake pipe is watched: a connection that ends (or `stop()`) writes to it.
+            let full = state.withLock { state -> Bool in
+                state.waitingForSlot = state.connections.count >= maximumConnections
+                return state.waitingForSlot
+            }
             var entries = [
-                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&entries, 2, -1)
+            let ready = poll(&entries, full ? 1 : 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            if entries[1].revents != 0 { return }
+            if entries[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                _ = read(wake, &bytes, bytes.count)
+                if isStopping { return }
+                continue
+            }
+            if full || entries[1].revents == 0 { continue }
             let descriptor = accept(listener, nil, nil)
             if descriptor < 0 { continue }
             var one: Int32 = 1
@@ -217,10 +262,17 @@ public final class LoopbackServer: Sendable {
             }
             threads.enter()
             let thread = Thread { [self] in
-                serve(HTTP1Socket(descriptor: descriptor), number: number)
-                state.withLock { state in
+                serve(HTTP1Socket(descriptor: descriptor, idleTimeout: idleTimeout), number: number)
+                let wakeAcceptLoop = state.withLock { state -> Int32? in
                     state.connections[number] = nil
                     close(descriptor)
+                    guard state.waitingForSlot, !state.stopping else { return nil }
+                    state.waitingForSlot = false
+                    return state.wake.write
+                }
+                if let wakeAcceptLoop {
+                    var byte: UInt8 = 1
+                    _ = write(wakeAcceptLoop, &byte, 1)
                 }
                 threads.leave()
             }

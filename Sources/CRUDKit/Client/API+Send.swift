@@ -106,8 +106,13 @@ extension API {
             case .failure(let failure): error = failure
             }
             if case .cancelled = error { throw error }
+            // The decision sees the time spent so far, this attempt included: an interceptor that waits (for a
+            // token refresh, say) counts the request's deadline from it.
+            let decided = InterceptorContext(
+                api: self, attempt: attempt, originalRequest: request, previousFailures: failures,
+                elapsed: clock.now() - started)
             let delay = try await retryDelay(
-                for: sent, error: error, context: context, policy: retryPolicy, elapsed: clock.now() - started)
+                for: sent, error: error, context: decided, policy: retryPolicy, elapsed: decided.elapsed)
             if let log {
                 log(event(.retrying(after: delay), sent, attempt: attempt))
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An ``Interceptor`` that sends a bearer token with every request and, on 401, refreshes it once for everyone.
 ///
 /// However many requests fail together with the same token, exactly one `refresh` runs; every one of them waits
@@ -6,6 +8,14 @@
 /// with the refresh's error if it threw a ``CRUDError`` and with the original 401 otherwise. After a failed refresh
 /// no new refresh starts for the same token (so a dead session is not refreshed in a loop): later requests that
 /// fail with that token fail the same way, until ``setToken(_:)`` gives a new one.
+///
+/// Waiting never outlasts the caller: a request waiting for a refresh ends at once with ``CRUDError/cancelled``
+/// when its task is cancelled, and with ``CRUDError/Timeout/deadline(_:)`` when its ``HTTPRequest/deadline``
+/// (counted from the start of the request, on the API's clock) passes. A refresh itself has a time limit,
+/// ``refreshTimeout`` (30 seconds by default): a refresh that has not returned by then is cancelled and abandoned,
+/// every request waiting for it fails with ``CRUDError/Timeout/tokenRefresh(_:)``, and the next request that needs
+/// a new token starts a fresh refresh (a refresh that timed out does not count as failed). Whatever the abandoned
+/// refresh returns later is ignored.
 ///
 /// ```swift
 /// let auth = TokenRefresher(token: storedToken) { expired in
@@ -16,7 +26,7 @@
 /// ```
 public actor TokenRefresher: Interceptor {
     private var token: String?
-    private var refreshing: Task<String, any Error>?
+    private var refreshing: PendingRefresh?
     /// The token whose refresh failed, and the error it failed with (`nil`: not a ``CRUDError``).
     private var failed: (token: String?, error: CRUDError?)?
     private let refresh: @Sendable (_ expired: String?) async throws -> String
@@ -27,24 +37,33 @@ public actor TokenRefresher: Interceptor {
     /// The number of refreshes started so far.
     public private(set) var refreshCount = 0
 
+    /// The longest a refresh may run, in seconds, before it is cancelled and the requests waiting for it fail with
+    /// ``CRUDError/Timeout/tokenRefresh(_:)``; `.infinity` for no limit. The default is 30 seconds: longer than a
+    /// token endpoint takes when it is up, short enough that a stuck one does not hold every request of the API.
+    /// Change it with ``setRefreshTimeout(_:)``; a refresh already running keeps the limit it started with.
+    public private(set) var refreshTimeout: TimeInterval
+
     /// Creates a refresher.
     /// - Parameters:
     ///   - token: The token to start with; `nil` sends no header until a refresh or ``setToken(_:)``.
     ///   - headerName: The header that carries the token.
     ///   - scheme: Written before the token, as in `Bearer abc`; empty for the token alone.
     ///   - statuses: The statuses that mean the token expired.
-    ///   - refresh: Gets a new token, given the one that expired.
+    ///   - refreshTimeout: The longest a refresh may run, in seconds (see ``refreshTimeout``); 30 by default.
+    ///   - refresh: Gets a new token, given the one that expired. It is cancelled when it outlasts `refreshTimeout`.
     public init(
         token: String?,
         headerName: String = "Authorization",
         scheme: String = "Bearer",
         statuses: Set<Int> = [401],
+        refreshTimeout: TimeInterval = 30,
         refresh: @escaping @Sendable (_ expired: String?) async throws -> String
     ) {
         self.token = token
         self.headerName = headerName
         self.scheme = scheme
         self.statuses = statuses
+        self.refreshTimeout = refreshTimeout
         self.refresh = refresh
     }
 
@@ -57,9 +76,25 @@ public actor TokenRefresher: Interceptor {
         failed = nil
     }
 
+    /// Sets ``refreshTimeout``, the longest a refresh started from now on may run, in seconds (`.infinity` for no
+    /// limit; zero, negative and NaN count as no time at all).
+    public func setRefreshTimeout(_ seconds: TimeInterval) {
+        refreshTimeout = seconds
+    }
+
     /// Sets the token header, after waiting for a refresh that is running.
+    /// - Throws: ``CRUDError/cancelled`` or ``CRUDError/Timeout/deadline(_:)`` when the caller's task is
+    ///   cancelled or its deadline passes during that wait; ``CRUDError/Timeout/tokenRefresh(_:)`` when the refresh
+    ///   runs out of time.
     public func adapt(_ request: HTTPRequest, context: InterceptorContext) async throws -> HTTPRequest {
-        if let refreshing { _ = try? await refreshing.value }
+        if let refreshing {
+            switch await Self.wait(for: refreshing, context: context) {
+            case .outcome(.timedOut(let seconds)): throw CRUDError.timedOut(.tokenRefresh(seconds))
+            case .outcome: break
+            case .cancelled: throw CRUDError.cancelled
+            case .deadline(let seconds): throw CRUDError.timedOut(.deadline(seconds))
+            }
+        }
         guard let token else { return request }
         var request = request
         request.headers[headerName] = headerValue(token)
@@ -68,6 +103,9 @@ public actor TokenRefresher: Interceptor {
     }
 
     /// On an expired-token status, refreshes once (or joins the refresh running) and retries the request once.
+    ///
+    /// The wait for the refresh ends with the caller's cancellation, its deadline, or the refresh's timeout, as
+    /// ``adapt(_:context:)`` describes.
     public func retry(
         _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
     ) async
@@ -81,54 +119,194 @@ public actor TokenRefresher: Interceptor {
         if alreadyRetried { return .doNotRetry }
         let sent = request.headers[headerName]
         if let token, headerValue(token) != sent, refreshing == nil { return .retryNow }
-        let task: Task<String, any Error>
+        let pending: PendingRefresh
         if let refreshing {
-            task = refreshing
+            pending = refreshing
         } else {
             if let failed, failed.token == token { return failed.error.map { .fail($0) } ?? .doNotRetry }
-            task = startRefresh()
+            pending = startRefresh()
         }
-        do {
-            _ = try await task.value
-            return .retryNow
-        } catch let failure as CRUDError {
-            return .fail(failure)
-        } catch {
-            return .doNotRetry
+        switch await Self.wait(for: pending, context: context) {
+        case .outcome(.token): return .retryNow
+        case .outcome(.failed(let failure as CRUDError)): return .fail(failure)
+        case .outcome(.failed): return .doNotRetry
+        case .outcome(.timedOut(let seconds)): return .fail(.timedOut(.tokenRefresh(seconds)))
+        case .cancelled: return .fail(.cancelled)
+        case .deadline(let seconds): return .fail(.timedOut(.deadline(seconds)))
         }
     }
 
-    private func startRefresh() -> Task<String, any Error> {
+    private func startRefresh() -> PendingRefresh {
         let expired = token
         let refresh = self.refresh
+        let limit = refreshTimeout
         refreshCount += 1
-        let task = Task {
-            let result: Result<String, any Error>
+        let pending = PendingRefresh()
+        let work = Task {
+            let outcome: PendingRefresh.Outcome
             do {
-                result = .success(try await refresh(expired))
+                outcome = .token(try await refresh(expired))
             } catch {
-                result = .failure(error)
+                outcome = .failed(error)
             }
-            self.finish(result, expired: expired)
-            return try result.get()
+            self.finish(pending, with: outcome, expired: expired)
         }
-        refreshing = task
-        return task
+        var watchdog: Task<Void, Never>?
+        if let nanoseconds = Self.nanoseconds(limit) {
+            watchdog = Task {
+                try? await Task.sleep(nanoseconds: nanoseconds)
+                if Task.isCancelled { return }
+                // The refresh hears of its cancellation before anyone waiting hears of the timeout.
+                work.cancel()
+                self.finish(pending, with: .timedOut(limit), expired: expired)
+            }
+        }
+        pending.watch(watchdog)
+        refreshing = pending
+        return pending
     }
 
-    /// Records the outcome before any waiter resumes.
-    private func finish(_ result: Result<String, any Error>, expired: String?) {
-        refreshing = nil
-        switch result {
-        case .success(let newToken):
+    /// Records the first outcome of `pending` (a later one, such as a result after a timeout, is ignored), then
+    /// wakes the requests waiting for it.
+    private func finish(_ pending: PendingRefresh, with outcome: PendingRefresh.Outcome, expired: String?) {
+        guard !pending.isFinished else { return }
+        if refreshing === pending { refreshing = nil }
+        switch outcome {
+        case .token(let newToken):
             token = newToken
             failed = nil
-        case .failure(let error):
+        case .failed(let error):
             failed = (expired, error as? CRUDError)
+        case .timedOut:
+            break  // Not a failure of the session: the next request that needs a token refreshes again.
         }
+        pending.finish(outcome)
+    }
+
+    /// `seconds` as whole nanoseconds for a timer; `nil` for no limit (infinite, or beyond a century). Zero,
+    /// negative and NaN give zero.
+    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
+        if seconds.isNaN || seconds <= 0 { return 0 }
+        guard seconds < 3_155_760_000 else { return nil }
+        return UInt64(seconds * 1e9)
     }
 
     private func headerValue(_ token: String) -> String {
         scheme.isEmpty ? token : scheme + " " + token
+    }
+
+    /// How a wait for a refresh ended.
+    private enum WaitResult: Sendable {
+        /// The refresh ended this way.
+        case outcome(PendingRefresh.Outcome)
+        /// The waiting task was cancelled.
+        case cancelled
+        /// The waiting request's deadline, of this many seconds, passed.
+        case deadline(TimeInterval)
+    }
+
+    /// Waits for `pending` until it ends, the calling task is cancelled, or the request's deadline passes.
+    ///
+    /// The deadline is the original request's ``HTTPRequest/deadline``, counted from the start of the request
+    /// (``InterceptorContext/elapsed``) on the API's clock.
+    private static func wait(for pending: PendingRefresh, context: InterceptorContext) async -> WaitResult {
+        guard let seconds = context.originalRequest.deadline, let nanoseconds = nanoseconds(seconds) else {
+            return await pending.wait().map { .outcome($0) } ?? .cancelled
+        }
+        let remaining = Duration.nanoseconds(Int64(nanoseconds)) - context.elapsed
+        if let outcome = pending.outcome { return .outcome(outcome) }
+        if remaining <= .zero { return .deadline(seconds) }
+        let clock = context.api.configuration.clock
+        return await withTaskGroup(of: WaitResult.self) { group in
+            group.addTask { await pending.wait().map { .outcome($0) } ?? .cancelled }
+            group.addTask {
+                do {
+                    try await clock.sleep(for: remaining)
+                    return .deadline(seconds)
+                } catch {
+                    return .cancelled
+                }
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+/// One refresh of a ``TokenRefresher``: its outcome once known, and the continuations of the requests waiting for
+/// it, each of which can leave on its own (cancelled) without ending the others' wait.
+// Safety: `@unchecked Sendable` because all mutable state is in `state`, a `Locked` (its named lock), read and
+// changed only inside `withLock`; continuations are resumed outside the lock.
+private final class PendingRefresh: @unchecked Sendable {
+    /// How a refresh ended.
+    enum Outcome: Sendable {
+        /// It returned this token.
+        case token(String)
+        /// It threw this error.
+        case failed(any Error)
+        /// It ran past the refresh timeout of this many seconds and was abandoned.
+        case timedOut(TimeInterval)
+    }
+
+    private struct State {
+        var outcome: Outcome?
+        var waiters: [Int: CheckedContinuation<Outcome?, Never>] = [:]
+        var nextWaiter = 0
+        var watchdog: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+
+    /// The outcome, once the refresh ended.
+    var outcome: Outcome? { state.withLock { $0.outcome } }
+
+    /// Whether the refresh ended.
+    var isFinished: Bool { outcome != nil }
+
+    /// Keeps the task enforcing the time limit, to stop it when the refresh ends first.
+    func watch(_ watchdog: Task<Void, Never>?) {
+        let finished = state.withLock { state -> Bool in
+            state.watchdog = watchdog
+            return state.outcome != nil
+        }
+        if finished { watchdog?.cancel() }
+    }
+
+    /// Records the outcome, stops the watchdog, and resumes every waiter; only the first call counts.
+    func finish(_ outcome: Outcome) {
+        typealias Taken = (waiters: [CheckedContinuation<Outcome?, Never>], watchdog: Task<Void, Never>?)
+        let (waiters, watchdog) = state.withLock { state -> Taken in
+            guard state.outcome == nil else { return ([], nil) }
+            state.outcome = outcome
+            defer {
+                state.waiters.removeAll()
+                state.watchdog = nil
+            }
+            return (Array(state.waiters.values), state.watchdog)
+        }
+        watchdog?.cancel()
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    /// Waits for the outcome; `nil` when the calling task is cancelled first.
+    func wait() async -> Outcome? {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+                let now = state.withLock { state -> Outcome?? in
+                    if let outcome = state.outcome { return .some(outcome) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiters[id] = continuation
+                    return .none
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
+        }
     }
 }

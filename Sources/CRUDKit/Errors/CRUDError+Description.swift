@@ -32,6 +32,8 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The server sent nothing for \(seconds) seconds."
         case .timedOut(.deadline(let seconds)):
             return "The request did not finish within its \(seconds) second deadline."
+        case .timedOut(.tokenRefresh(let seconds)):
+            return "The access token could not be refreshed within \(seconds) seconds; the request was not sent again."
         case .cancelled:
             return "The request was cancelled."
         case .httpStatus(let response):

@@ -43,6 +43,9 @@ public enum CRUDError: Error, Sendable {
         case idle(TimeInterval)
         /// The whole exchange took longer than this many seconds.
         case deadline(TimeInterval)
+        /// A ``TokenRefresher`` refresh the request waited for ran longer than its limit of this many seconds
+        /// (``TokenRefresher/refreshTimeout``) and was abandoned.
+        case tokenRefresh(TimeInterval)
     }
 
     /// Where and why a body did not map to the expected type.
