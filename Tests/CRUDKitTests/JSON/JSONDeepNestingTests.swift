@@ -223,38 +223,6 @@ import Testing
 
     // MARK: - Decoding
 
-    private indirect enum Nest: Codable, Equatable {
-        case leaf(Int)
-        case nest([Nest])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let leaf = try? container.decode(Int.self) {
-                self = .leaf(leaf)
-            } else {
-                self = .nest(try container.decode([Nest].self))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .leaf(let leaf): try container.encode(leaf)
-            case .nest(let nest): try container.encode(nest)
-            }
-        }
-
-        var depth: Int {
-            var levels = 0
-            var current = self
-            while case .nest(let inner) = current, let first = inner.first {
-                levels += 1
-                current = first
-            }
-            return levels
-        }
-    }
-
     private struct Envelope: Codable {
         var payload: JSON
     }
@@ -272,41 +240,6 @@ import Testing
         }
         #expect(finished)
         #expect(outcome.withLock { $0 } == [511, 510, 1])
-    }
-
-    /// The bar: what Foundation's `JSONDecoder` decodes on a 512 KB thread.
-    @Test func jsonDecoderDecodesAFiveHundredElevenLevelNestedArrayType() {
-        let outcome = Locked<Int>(-1)
-        let finished = onSmallStack {
-            let data = Data(Self.arrays(511).utf8)
-            let depth = (try? JSONDecoder().decode(Nest.self, from: data))?.depth ?? -1
-            outcome.withLock { $0 = depth }
-        }
-        #expect(finished)
-        #expect(outcome.withLock { $0 } == 511)
-    }
-
-    @Test func decodesAFiveHundredElevenLevelNestedArrayTypeLikeJSONDecoder() {
-        let outcome = Locked<Int>(-1)
-        let finished = onSmallStack {
-            let data = Data(Self.arrays(511).utf8)
-            let depth = (try? JSONCoding().decode(Nest.self, from: data))?.depth ?? -1
-            outcome.withLock { $0 = depth }
-        }
-        #expect(finished)
-        #expect(outcome.withLock { $0 } == 511)
-    }
-
-    /// `JSON` read through Foundation's decoder (the `.foundation` engine) recurses as `Nest` does there.
-    @Test func theFoundationEngineDecodesAFiveHundredElevenLevelJSONValue() {
-        let outcome = Locked<Int>(-1)
-        let finished = onSmallStack {
-            let data = Data(Self.arrays(511).utf8)
-            let json = (try? JSONCoding(engine: .foundation).decode(JSON.self, from: data)).map(Self.depth(of:))
-            outcome.withLock { $0 = json ?? -1 }
-        }
-        #expect(finished)
-        #expect(outcome.withLock { $0 } == 511)
     }
 
     // MARK: - Error bodies
