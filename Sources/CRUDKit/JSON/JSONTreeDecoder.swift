@@ -103,8 +103,14 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         return try T(from: self)
     }
 
+    /// `Date`, `URL`, `Data`, `Decimal` and string-keyed dictionaries, decoded their own way; `nil` for any other
+    /// type.
     @inline(never)
-    private func unboxSpecial<T: Decodable>(_ value: JSON, as type: T.Type, at path: () -> CodingPathNode) throws -> T? {
+    private func unboxSpecial<T: Decodable>(
+        _ value: JSON,
+        as type: T.Type,
+        at path: () -> CodingPathNode
+    ) throws -> T? {
         if T.self == Date.self, let date = try unboxDate(value, at: path()) as? T { return date }
         if T.self == URL.self, let url = try unboxURL(value, at: path()) as? T { return url }
         if T.self == Data.self, let data = try unboxData(value, at: path()) as? T { return data }
