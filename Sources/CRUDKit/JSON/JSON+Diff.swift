@@ -80,7 +80,7 @@ extension JSON {
     }
 }
 
-/// An object being diffed by ``JSON/diff(from:recursive:)``.
+/// An object being diffed by `diff(from:recursive:)`.
 private struct DiffFrame {
     let new: JSON.Object
     /// The members of the new object, and the next one to look at.
@@ -100,7 +100,7 @@ private struct DiffFrame {
     }
 }
 
-/// An object being patched by ``JSON/applyingMergePatch(_:)``.
+/// An object being patched by `applyingMergePatch(_:)`.
 private struct PatchFrame {
     var target: JSON.Object
     /// The members of the patch, and the next one to apply.

@@ -171,7 +171,7 @@ extension JSON: Hashable {
         hash(into: &hasher, levels: Self.hashedLevels)
     }
 
-    /// How many levels of arrays and objects ``hash(into:)`` looks into.
+    /// How many levels of arrays and objects `hash(into:)` looks into.
     static let hashedLevels = 8
 
     private func hash(into hasher: inout Hasher, levels: Int) {

@@ -62,7 +62,7 @@ struct JSONParser {
     /// An array or object being read: where its elements or members start on the value or member stack.
     private enum Frame {
         case array(base: Int)
-        /// `positions` is the index of the object's key-to-position map on ``positionStack``, or `-1` while
+        /// `positions` is the index of the object's key-to-position map on `positionStack`, or `-1` while
         /// the object is small enough to search linearly.
         case object(base: Int, positions: Int)
     }
@@ -70,7 +70,7 @@ struct JSONParser {
     /// Reads one value, however deeply nested, with an explicit stack of open arrays and objects instead of
     /// recursion: the depth of a document never reaches the thread's stack.
     ///
-    /// Elements of open arrays wait on ``valueStack``; members of open objects wait on ``memberStack``, whose
+    /// Elements of open arrays wait on `valueStack`; members of open objects wait on `memberStack`, whose
     /// last entry holds the key of the member being read (its value is filled in when the value is complete).
     private mutating func parseValue() throws(JSONError) -> JSON {
         while true {
@@ -193,8 +193,8 @@ struct JSONParser {
     }
 
     /// Appends a member to the innermost open object, or replaces the value of an earlier member with the same key
-    /// (the last one wins). Objects with more than ``JSON/Object/indexThreshold`` members get a key-to-position
-    /// map on ``positionStack``, noted in their frame.
+    /// (the last one wins). Objects with more than `JSON.Object.indexThreshold` members get a key-to-position
+    /// map on `positionStack`, noted in their frame.
     @inline(__always)
     private mutating func insert(key: String, value: JSON, base: Int, positions: Int) {
         if positions < 0 {
