@@ -71,7 +71,7 @@ struct JSONParser {
     /// recursion: the depth of a document never reaches the thread's stack.
     ///
     /// Elements of open arrays wait on `valueStack`; members of open objects wait on `memberStack`, whose
-    /// last entry holds the key of the member being read (its value is filled in when the value is complete).
+    /// last entry holds the key of the member being read until its value is complete.
     private mutating func parseValue() throws(JSONError) -> JSON {
         while true {
             var value: JSON
