@@ -207,26 +207,25 @@ private struct ErrorBodyReader {
         add(text, field: field)
     }
 
-    /// Strings, arrays of strings and nested objects of them under `field` (key paths for nesting).
+    /// Strings, arrays of strings and nested objects of them under `field` (key paths for nesting), walked with an
+    /// explicit stack (in document order), so nesting never reaches the thread's stack.
     private mutating func collect(_ value: JSON, field: String?) {
-        switch value {
-        case .string(let text):
-            add(text, field: field)
-        case .array(let values):
-            for (index, element) in values.enumerated() {
-                if case .string(let text) = element {
-                    add(text, field: field)
-                } else {
-                    collect(element, field: field.map { "\($0)[\(index)]" })
+        var pending = [(value, field)]
+        while let (value, field) = pending.popLast() {
+            switch value {
+            case .string(let text):
+                add(text, field: field)
+            case .array(let values):
+                for (index, element) in values.enumerated().reversed() {
+                    pending.append((element, element.string != nil ? field : field.map { "\($0)[\(index)]" }))
                 }
+            case .object(let object):
+                for (key, nested) in object.reversed() {
+                    pending.append((nested, key == "non_field_errors" ? field : field.map { "\($0).\(key)" } ?? key))
+                }
+            default:
+                break
             }
-        case .object(let object):
-            for (key, nested) in object {
-                let inner = key == "non_field_errors" ? field : field.map { "\($0).\(key)" } ?? key
-                collect(nested, field: inner)
-            }
-        default:
-            break
         }
     }
 

@@ -20,23 +20,34 @@ extension JSON {
     /// - Returns: The merge patch; `original.applyingMergePatch(patch)` gives back this value (up to `null`s).
     public func diff(from original: JSON, recursive: Bool = true) -> JSON {
         guard case .object(let new) = self, case .object(let old) = original else { return self }
-        var patch = Object()
-        for (key, value) in new {
-            guard let before = old[key] else {
-                patch[key] = value
+        // Objects being diffed, outermost first: nested objects are diffed on this explicit stack, not by
+        // recursion, so nesting never reaches the thread's stack.
+        var frames = [DiffFrame(new: new, old: old, key: "")]
+        while true {
+            let top = frames.count - 1
+            let position = frames[top].next
+            if position < frames[top].entries.count {
+                frames[top].next += 1
+                let (key, value) = (frames[top].entries[position].key, frames[top].entries[position].value)
+                guard let before = frames[top].old[key] else {
+                    frames[top].patch[key] = value
+                    continue
+                }
+                guard before != value else { continue }
+                if recursive, case .object(let newer) = value, case .object(let older) = before {
+                    frames.append(DiffFrame(new: newer, old: older, key: key))
+                } else {
+                    frames[top].patch[key] = value
+                }
                 continue
             }
-            guard before != value else { continue }
-            if recursive, case .object = value, case .object = before {
-                patch[key] = value.diff(from: before, recursive: true)
-            } else {
-                patch[key] = value
+            var finished = frames.removeLast()
+            for (key, _) in finished.old where finished.new[key] == nil {
+                finished.patch[key] = .null
             }
+            guard !frames.isEmpty else { return .object(finished.patch) }
+            frames[frames.count - 1].patch[finished.key] = .object(finished.patch)
         }
-        for (key, _) in old where new[key] == nil {
-            patch[key] = .null
-        }
-        return .object(patch)
     }
 
     /// This value with a JSON Merge Patch (RFC 7396) applied: what a server does with a PATCH body.
@@ -44,14 +55,63 @@ extension JSON {
     /// - Returns: The patched value.
     public func applyingMergePatch(_ patch: JSON) -> JSON {
         guard case .object(let changes) = patch else { return patch }
-        var target = object ?? Object()
-        for (key, change) in changes {
-            if change.isNull {
-                target[key] = nil
-            } else {
-                target[key] = (target[key] ?? .null).applyingMergePatch(change)
+        // Objects being patched, outermost first (an explicit stack, not recursion).
+        var frames = [PatchFrame(target: object ?? Object(), changes: changes.entries, key: "")]
+        while true {
+            let top = frames.count - 1
+            let position = frames[top].next
+            if position < frames[top].changes.count {
+                frames[top].next += 1
+                let (key, change) = (frames[top].changes[position].key, frames[top].changes[position].value)
+                if change.isNull {
+                    frames[top].target[key] = nil
+                } else if case .object(let nested) = change {
+                    let target = frames[top].target[key]?.object ?? Object()
+                    frames.append(PatchFrame(target: target, changes: nested.entries, key: key))
+                } else {
+                    frames[top].target[key] = change
+                }
+                continue
             }
+            let finished = frames.removeLast()
+            guard !frames.isEmpty else { return .object(finished.target) }
+            frames[frames.count - 1].target[finished.key] = .object(finished.target)
         }
-        return .object(target)
+    }
+}
+
+/// An object being diffed by `diff(from:recursive:)`.
+private struct DiffFrame {
+    let new: JSON.Object
+    /// The members of the new object, and the next one to look at.
+    let entries: [JSON.Object.Entry]
+    var next = 0
+    let old: JSON.Object
+    /// The patch so far.
+    var patch = JSON.Object()
+    /// Where the patch goes in the enclosing patch.
+    let key: String
+
+    init(new: JSON.Object, old: JSON.Object, key: String) {
+        self.new = new
+        entries = new.entries
+        self.old = old
+        self.key = key
+    }
+}
+
+/// An object being patched by `applyingMergePatch(_:)`.
+private struct PatchFrame {
+    var target: JSON.Object
+    /// The members of the patch, and the next one to apply.
+    let changes: [JSON.Object.Entry]
+    var next = 0
+    /// Where the target goes in the enclosing target.
+    let key: String
+
+    init(target: JSON.Object, changes: [JSON.Object.Entry], key: String) {
+        self.target = target
+        self.changes = changes
+        self.key = key
     }
 }

@@ -99,20 +99,82 @@ extension JSON: Hashable {
     /// Numbers compare by value (`1 == 1.0`), objects compare their members regardless of order, arrays
     /// compare element by element.
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        // Scalars (and containers that differ at the top) need no stack.
+        switch (lhs, rhs) {
+        case (.array(let a), .array(let b)):
+            guard a.count == b.count else { return false }
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+        default:
+            return shallowEqual(lhs, rhs)
+        }
+        // Pairs still to compare, kept on an explicit stack: nesting never reaches the thread's stack.
+        var pending: [(JSON, JSON)] = [(lhs, rhs)]
+        while let (left, right) = pending.popLast() {
+            switch (left, right) {
+            case (.array(let a), .array(let b)):
+                guard a.count == b.count else { return false }
+                for position in a.indices {
+                    guard shallowEqual(a[position], b[position]) else { return false }
+                    if a[position].isContainer { pending.append((a[position], b[position])) }
+                }
+            case (.object(let a), .object(let b)):
+                guard a.count == b.count else { return false }
+                let theirs = b.entries
+                for (position, member) in a.entries.enumerated() {
+                    // The same order is the common case: compare in place before searching.
+                    let other: JSON
+                    if position < theirs.count, theirs[position].key == member.key {
+                        other = theirs[position].value
+                    } else if let found = b[member.key] {
+                        other = found
+                    } else {
+                        return false
+                    }
+                    guard shallowEqual(member.value, other) else { return false }
+                    if member.value.isContainer { pending.append((member.value, other)) }
+                }
+            default:
+                guard shallowEqual(left, right) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether two values are equal, comparing arrays and objects only by kind and size.
+    private static func shallowEqual(_ lhs: JSON, _ rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)): return a == b
-        case (.array(let a), .array(let b)): return a == b
-        case (.object(let a), .object(let b)): return a == b
+        case (.array(let a), .array(let b)): return a.count == b.count
+        case (.object(let a), .object(let b)): return a.count == b.count
+        default: return false
+        }
+    }
+
+    private var isContainer: Bool {
+        switch self {
+        case .array, .object: return true
         default: return false
         }
     }
 
     /// Hashes the value consistently with ``==(_:_:)``.
+    ///
+    /// Arrays and objects nested more than 8 levels below this value contribute only their kind
+    /// and size, which keeps hashing in constant stack space whatever the depth (equal values still hash
+    /// equally).
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
+        hash(into: &hasher, levels: Self.hashedLevels)
+    }
+
+    /// How many levels of arrays and objects `hash(into:)` looks into.
+    static let hashedLevels = 8
+
+    private func hash(into hasher: inout Hasher, levels: Int) {
         switch self {
         case .null: hasher.combine(0 as UInt8)
         case .bool(let value):
@@ -126,10 +188,22 @@ extension JSON: Hashable {
             hasher.combine(value)
         case .array(let values):
             hasher.combine(4 as UInt8)
-            hasher.combine(values)
+            hasher.combine(values.count)
+            guard levels > 0 else { return }
+            for value in values { value.hash(into: &hasher, levels: levels - 1) }
         case .object(let object):
             hasher.combine(5 as UInt8)
-            hasher.combine(object)
+            hasher.combine(object.count)
+            guard levels > 0 else { return }
+            // Members without regard to their order, as equality compares them.
+            var combined = 0
+            for member in object.entries {
+                var memberHasher = Hasher()
+                memberHasher.combine(member.key)
+                member.value.hash(into: &memberHasher, levels: levels - 1)
+                combined ^= memberHasher.finalize()
+            }
+            hasher.combine(combined)
         }
     }
 }

@@ -1,18 +1,22 @@
 import Foundation
 
-/// The byte-level JSON reader behind ``JSON/init(data:options:)``: one pass over UTF-8 bytes, recursive descent,
-/// RFC 8259 strict.
+/// The byte-level JSON reader behind ``JSON/init(data:options:)``: one pass over UTF-8 bytes, RFC 8259 strict.
 ///
+/// It does not recurse: open arrays and objects are kept on an explicit stack of small frames, so a document
+/// nested up to the depth limit is read in the same stack space as a flat one (a 512 KB thread is enough).
 /// Strings without escapes become `String`s straight from the input bytes; arrays and objects are gathered on
 /// two reusable stacks so each one is allocated once, at its final size.
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     private let maxDepth: Int
-    private var depth = 0
     var scratch: [UInt8] = []
+    /// The arrays and objects open around the value being read, outermost first; its count is the depth.
+    private var frames: [Frame] = []
     private var valueStack: [JSON] = []
     private var memberStack: [JSON.Object.Entry] = []
+    /// Key-to-position maps of the open objects that have outgrown a linear search.
+    private var positionStack: [[String: Int]] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -55,27 +59,110 @@ struct JSONParser {
         }
     }
 
+    /// An array or object being read: where its elements or members start on the value or member stack.
+    private enum Frame {
+        case array(base: Int)
+        /// `positions` is the index of the object's key-to-position map on `positionStack`, or `-1` while
+        /// the object is small enough to search linearly.
+        case object(base: Int, positions: Int)
+    }
+
+    /// Reads one value, however deeply nested, with an explicit stack of open arrays and objects instead of
+    /// recursion: the depth of a document never reaches the thread's stack.
+    ///
+    /// Elements of open arrays wait on `valueStack`; members of open objects wait on `memberStack`, whose
+    /// last entry holds the key of the member being read until its value is complete.
     private mutating func parseValue() throws(JSONError) -> JSON {
-        guard index < bytes.count else { throw unexpected("a value") }
-        switch bytes[index] {
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "t"):
-            try expectLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try expectLiteral("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try expectLiteral("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return .number(try parseNumber())
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            throw fail(.nonFiniteLiteral, at: index)
-        default:
-            throw unexpected("a value")
+        while true {
+            var value: JSON
+            guard index < bytes.count else { throw unexpected("a value") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): value = .string(try parseString())
+            case UInt8(ascii: "{"):
+                try enter()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object(JSON.Object())
+                } else {
+                    frames.append(.object(base: memberStack.count, positions: -1))
+                    try readKey()
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try enter()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    frames.append(.array(base: valueStack.count))
+                    continue
+                }
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            case UInt8(ascii: "N"), UInt8(ascii: "I"):
+                throw fail(.nonFiniteLiteral, at: index)
+            default:
+                throw unexpected("a value")
+            }
+            // A value is complete: add it to the innermost open container, closing every container that ends
+            // after it, until one expects another value (or the document is complete).
+            while true {
+                guard let frame = frames.last else { return value }
+                skipWhitespace()
+                switch frame {
+                case .array(let base):
+                    valueStack.append(value)
+                    guard index < bytes.count else { throw unexpected("',' or ']'") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        let comma = index
+                        index += 1
+                        skipWhitespace()
+                        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                            throw fail(.trailingComma, at: comma)
+                        }
+                    } else if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        value = .array(Array(valueStack[base...]))
+                        valueStack.removeSubrange(base...)
+                        frames.removeLast()
+                        continue
+                    } else {
+                        throw unexpected("',' or ']'")
+                    }
+                case .object(let base, let positions):
+                    let key = memberStack.removeLast().key
+                    insert(key: key, value: value, base: base, positions: positions)
+                    guard index < bytes.count else { throw unexpected("',' or '}'") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        let comma = index
+                        index += 1
+                        skipWhitespace()
+                        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                            throw fail(.trailingComma, at: comma)
+                        }
+                        try readKey()
+                    } else if bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        value = .object(JSON.Object(uniqueEntries: Array(memberStack[base...])))
+                        memberStack.removeSubrange(base...)
+                        if positions >= 0 { positionStack.removeLast() }
+                        frames.removeLast()
+                        continue
+                    } else {
+                        throw unexpected("',' or '}'")
+                    }
+                }
+                break
+            }
         }
     }
 
@@ -87,83 +174,30 @@ struct JSONParser {
         }
     }
 
+    /// Steps over the `[` or `{` at `index`, refusing one level more than the limit.
     private mutating func enter() throws(JSONError) {
-        depth += 1
-        if depth > maxDepth { throw fail(.tooDeep(limit: maxDepth), at: index) }
+        if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth), at: index) }
         index += 1
         skipWhitespace()
     }
 
-    private mutating func parseArray() throws(JSONError) -> JSON {
-        try enter()
-        defer { depth -= 1 }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array([])
-        }
-        let base = valueStack.count
-        while true {
-            valueStack.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw unexpected("',' or ']'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                let comma = index
-                index += 1
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail(.trailingComma, at: comma) }
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                break
-            } else {
-                throw unexpected("',' or ']'")
-            }
-        }
-        let values = Array(valueStack[base...])
-        valueStack.removeSubrange(base...)
-        return .array(values)
+    /// Reads `"key":` and the whitespace after it, and puts the key on the member stack to wait for its value.
+    private mutating func readKey() throws(JSONError) {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected("':'") }
+        index += 1
+        skipWhitespace()
+        memberStack.append(JSON.Object.Entry(key: key, value: .null))
     }
 
-    private mutating func parseObject() throws(JSONError) -> JSON {
-        try enter()
-        defer { depth -= 1 }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(JSON.Object())
-        }
-        let base = memberStack.count
-        var positions: [String: Int]?
-        while true {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected("':'") }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            insert(key: key, value: value, base: base, positions: &positions)
-            skipWhitespace()
-            guard index < bytes.count else { throw unexpected("',' or '}'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                let comma = index
-                index += 1
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw fail(.trailingComma, at: comma) }
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                break
-            } else {
-                throw unexpected("',' or '}'")
-            }
-        }
-        let members = Array(memberStack[base...])
-        memberStack.removeSubrange(base...)
-        return .object(JSON.Object(uniqueEntries: members))
-    }
-
-    /// Appends a member, or replaces the value of an earlier member with the same key (the last one wins).
+    /// Appends a member to the innermost open object, or replaces the value of an earlier member with the same key
+    /// (the last one wins). Objects with more than `JSON.Object.indexThreshold` members get a key-to-position
+    /// map on `positionStack`, noted in their frame.
     @inline(__always)
-    private mutating func insert(key: String, value: JSON, base: Int, positions: inout [String: Int]?) {
-        if positions == nil {
+    private mutating func insert(key: String, value: JSON, base: Int, positions: Int) {
+        if positions < 0 {
             let length = key.utf8.count
             for position in base..<memberStack.count
             where JSON.Object.sameKey(memberStack[position].key, key, length: length) {
@@ -174,12 +208,13 @@ struct JSONParser {
             if memberStack.count - base > JSON.Object.indexThreshold {
                 var map = [String: Int]()
                 for position in base..<memberStack.count { map[memberStack[position].key] = position }
-                positions = map
+                positionStack.append(map)
+                frames[frames.count - 1] = .object(base: base, positions: positionStack.count - 1)
             }
-        } else if let position = positions?[key] {
+        } else if let position = positionStack[positions][key] {
             memberStack[position].value = value
         } else {
-            positions?[key] = memberStack.count
+            positionStack[positions][key] = memberStack.count
             memberStack.append(JSON.Object.Entry(key: key, value: value))
         }
     }

@@ -94,6 +94,23 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     /// Decodes any `Decodable` from `value`, which sits at `path`.
     func unbox<T: Decodable>(_ value: JSON, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         if T.self == JSON.self, let value = value as? T { return value }
+        // The special cases live in their own frame, so the frame that recurses into nested models stays small.
+        if let special = try unboxSpecial(value, as: T.self, at: path) { return special }
+        let (savedValue, savedPath) = (self.value, self.path)
+        self.value = value
+        self.path = path()
+        defer { (self.value, self.path) = (savedValue, savedPath) }
+        return try T(from: self)
+    }
+
+    /// `Date`, `URL`, `Data`, `Decimal` and string-keyed dictionaries, decoded their own way; `nil` for any other
+    /// type.
+    @inline(never)
+    private func unboxSpecial<T: Decodable>(
+        _ value: JSON,
+        as type: T.Type,
+        at path: () -> CodingPathNode
+    ) throws -> T? {
         if T.self == Date.self, let date = try unboxDate(value, at: path()) as? T { return date }
         if T.self == URL.self, let url = try unboxURL(value, at: path()) as? T { return url }
         if T.self == Data.self, let data = try unboxData(value, at: path()) as? T { return data }
@@ -103,11 +120,7 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         {
             return decoded
         }
-        let (savedValue, savedPath) = (self.value, self.path)
-        self.value = value
-        self.path = path()
-        defer { (self.value, self.path) = (savedValue, savedPath) }
-        return try T(from: self)
+        return nil
     }
 
     func unboxBool(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Bool {

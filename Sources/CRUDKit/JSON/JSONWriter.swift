@@ -1,7 +1,8 @@
 import Foundation
 
 /// The byte-level JSON writer behind ``JSON/data(options:)``: appends UTF-8 to one growing buffer, copying runs
-/// of string bytes that need no escaping in one go.
+/// of string bytes that need no escaping in one go. It does not recurse (an explicit stack holds the open arrays
+/// and objects), so any depth is written in constant stack space.
 struct JSONWriter {
     private(set) var output: [UInt8] = []
     private let pretty: Bool
@@ -16,72 +17,99 @@ struct JSONWriter {
         output.reserveCapacity(capacity)
     }
 
-    mutating func write(_ value: JSON) throws(JSONError) {
-        try write(value, indent: 0)
+    /// An array or object being written, and the position of the element or member to write next.
+    private enum Frame {
+        case array([JSON], next: Int)
+        case object([JSON.Object.Entry], next: Int)
     }
 
-    private mutating func write(_ value: JSON, indent: Int) throws(JSONError) {
-        switch value {
-        case .null: appendASCII("null")
-        case .bool(let flag): flag ? appendASCII("true") : appendASCII("false")
-        case .number(.int(let integer)): writeInteger(integer)
-        case .number(.literal(let literal)): literal.write(to: &output)
-        case .number(.double(let double)):
-            if double.isFinite {
-                output.append(contentsOf: double.description.utf8)
-            } else if lenient {
-                output.append(contentsOf: JSON.Number.double(double).description.utf8)
-            } else {
-                throw JSONError.writing(.nonFiniteNumber(path: ""))
+    /// Writes a value, however deeply nested, with an explicit stack of open arrays and objects instead of
+    /// recursion: the depth of a value never reaches the thread's stack.
+    mutating func write(_ root: JSON) throws(JSONError) {
+        var frames: [Frame] = []
+        var value = root
+        while true {
+            switch value {
+            case .null: appendASCII("null")
+            case .bool(let flag): flag ? appendASCII("true") : appendASCII("false")
+            case .number(.int(let integer)): writeInteger(integer)
+            case .number(.literal(let literal)): literal.write(to: &output)
+            case .number(.double(let double)):
+                if double.isFinite {
+                    output.append(contentsOf: double.description.utf8)
+                } else if lenient {
+                    output.append(contentsOf: JSON.Number.double(double).description.utf8)
+                } else {
+                    throw JSONError.writing(.nonFiniteNumber(path: Self.path(of: frames)))
+                }
+            case .string(let string): writeString(string)
+            case .array(let values):
+                if values.isEmpty {
+                    appendASCII("[]")
+                } else {
+                    output.append(UInt8(ascii: "["))
+                    frames.append(.array(values, next: 0))
+                }
+            case .object(let object):
+                if object.isEmpty {
+                    appendASCII("{}")
+                } else {
+                    var members = object.entries
+                    if sorted { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
+                    output.append(UInt8(ascii: "{"))
+                    frames.append(.object(members, next: 0))
+                }
             }
-        case .string(let string): writeString(string)
-        case .array(let values): try writeArray(values, indent: indent)
-        case .object(let object): try writeObject(object, indent: indent)
+            // Find the next value to write, closing every container that has none left.
+            while true {
+                guard let frame = frames.last else { return }
+                let indent = frames.count
+                switch frame {
+                case .array(let values, let position):
+                    if position < values.count {
+                        if position > 0 { output.append(UInt8(ascii: ",")) }
+                        if pretty { newline(indent) }
+                        frames[indent - 1] = .array(values, next: position + 1)
+                        value = values[position]
+                    } else {
+                        frames.removeLast()
+                        if pretty { newline(indent - 1) }
+                        output.append(UInt8(ascii: "]"))
+                        continue
+                    }
+                case .object(let members, let position):
+                    if position < members.count {
+                        if position > 0 { output.append(UInt8(ascii: ",")) }
+                        if pretty { newline(indent) }
+                        writeString(members[position].key)
+                        output.append(UInt8(ascii: ":"))
+                        if pretty { output.append(UInt8(ascii: " ")) }
+                        frames[indent - 1] = .object(members, next: position + 1)
+                        value = members[position].value
+                    } else {
+                        frames.removeLast()
+                        if pretty { newline(indent - 1) }
+                        output.append(UInt8(ascii: "}"))
+                        continue
+                    }
+                }
+                break
+            }
         }
     }
 
-    private mutating func writeArray(_ values: [JSON], indent: Int) throws(JSONError) {
-        guard !values.isEmpty else { return appendASCII("[]") }
-        output.append(UInt8(ascii: "["))
-        for (position, element) in values.enumerated() {
-            if position > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent + 1) }
-            do {
-                try write(element, indent: indent + 1)
-            } catch {
-                throw Self.prefix(error, with: "[\(position)]")
+    /// The key path of the value being written (`results[3].score`), for a write error.
+    private static func path(of frames: [Frame]) -> String {
+        var path = ""
+        for frame in frames.reversed() {
+            let step: String
+            switch frame {
+            case .array(_, let next): step = "[\(next - 1)]"
+            case .object(let members, let next): step = members[next - 1].key
             }
+            path = path.isEmpty || path.hasPrefix("[") ? step + path : step + "." + path
         }
-        if pretty { newline(indent) }
-        output.append(UInt8(ascii: "]"))
-    }
-
-    private mutating func writeObject(_ object: JSON.Object, indent: Int) throws(JSONError) {
-        guard !object.isEmpty else { return appendASCII("{}") }
-        var members = object.entries
-        if sorted { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
-        output.append(UInt8(ascii: "{"))
-        for (position, member) in members.enumerated() {
-            if position > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent + 1) }
-            writeString(member.key)
-            output.append(UInt8(ascii: ":"))
-            if pretty { output.append(UInt8(ascii: " ")) }
-            do {
-                try write(member.value, indent: indent + 1)
-            } catch {
-                throw Self.prefix(error, with: member.key)
-            }
-        }
-        if pretty { newline(indent) }
-        output.append(UInt8(ascii: "}"))
-    }
-
-    /// Puts one step in front of the key path of a write error, so the error names `results[3].score`.
-    private static func prefix(_ error: JSONError, with step: String) -> JSONError {
-        guard case .nonFiniteNumber(let path) = error.reason else { return error }
-        let joined = path.isEmpty || path.hasPrefix("[") ? step + path : step + "." + path
-        return JSONError.writing(.nonFiniteNumber(path: joined))
+        return path
     }
 
     @inline(__always)
