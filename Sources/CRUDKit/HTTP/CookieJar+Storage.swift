@@ -42,10 +42,14 @@ extension CookieJar {
         /// Stores `cookie`, replacing one of the same name, domain and path; an expired one only removes that one
         /// (RFC 6265 §5.3 steps 11 and 12). Then removes the oldest cookies beyond the limits.
         mutating func insert(_ cookie: Cookie, now: Date) {
-            var cookies = domains[cookie.domain] ?? []
+            // Taken out of the dictionary so that changing it does not copy it.
+            var cookies = domains.removeValue(forKey: cookie.domain) ?? []
             let existing = cookies.firstIndex { $0.name == cookie.name && $0.path == cookie.path }
             if cookie.isExpired(at: now) {
-                guard let existing else { return }
+                guard let existing else {
+                    domains[cookie.domain] = cookies.isEmpty ? nil : cookies
+                    return
+                }
                 cookies.remove(at: existing)
                 count -= 1
             } else if let existing {

@@ -198,6 +198,10 @@ import Testing
         #expect(names.count == 50)
         #expect(Set(names) == Set((950..<1000).map { "c\($0)" }), "the oldest cookies must go first")
         #expect(header.utf8.count < 1_000)
+        var kept = 0
+        for host in 0..<20 { kept += try Self.sent(jar, to: "https://host\(host).example.com/").count }
+        #expect(kept == 20 * 50)
+        print("RELIABILITY cookies: hosts=20 set=20000 kept=\(kept) header_bytes=\(header.utf8.count)")
     }
 
     /// Beyond 3,000 cookies in all, the oldest go, whatever their host.

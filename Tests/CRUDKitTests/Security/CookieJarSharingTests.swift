@@ -60,7 +60,7 @@ extension NetworkTests {
         }
 
         /// What the README says: APIs made without a transport share the default transport's jar.
-        @Test func APIsWithoutATransportShareTheDefaultJar() async throws {
+        @Test func apisWithoutATransportShareTheDefaultJar() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
             let first = API(baseURL: server.baseURL)
