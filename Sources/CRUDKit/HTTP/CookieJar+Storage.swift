@@ -41,7 +41,12 @@ extension CookieJar {
 
         /// Stores `cookie`, replacing one of the same name, domain and path; an expired one only removes that one
         /// (RFC 6265 §5.3 steps 11 and 12). Then removes the oldest cookies beyond the limits.
-        mutating func insert(_ cookie: Cookie, now: Date) {
+        ///
+        /// A cookie from plain HTTP (`fromSecureOrigin` false) that would replace or shadow a `Secure` one of the
+        /// same name is ignored (RFC 6265bis §5.7 step 16), so an attacker on the network cannot overwrite an
+        /// HTTPS session cookie.
+        mutating func insert(_ cookie: Cookie, fromSecureOrigin: Bool, now: Date) {
+            if !fromSecureOrigin && shadowsSecureCookie(cookie, now: now) { return }
             // Taken out of the dictionary so that changing it does not copy it.
             var cookies = domains.removeValue(forKey: cookie.domain) ?? []
             let existing = cookies.firstIndex { $0.name == cookie.name && $0.path == cookie.path }
@@ -71,6 +76,22 @@ extension CookieJar {
             }
             domains[cookie.domain] = cookies.isEmpty ? nil : cookies
             if count > maximum { evict(now: now) }
+        }
+
+        /// Whether a live `Secure` cookie has `cookie`'s name, a domain inside `cookie`'s or containing it, and a
+        /// path `cookie`'s path is under.
+        private func shadowsSecureCookie(_ cookie: Cookie, now: Date) -> Bool {
+            for (domain, cookies) in domains
+            where domain == cookie.domain || CookieJar.domainMatches(domain, cookie.domain)
+                || CookieJar.domainMatches(cookie.domain, domain)
+            {
+                let shadowed = cookies.contains {
+                    $0.secure && $0.name == cookie.name && !$0.isExpired(at: now)
+                        && CookieJar.pathMatches(cookie.path, $0.path)
+                }
+                if shadowed { return true }
+            }
+            return false
         }
 
         /// Removes every expired cookie, then the oldest until at most `maximum` are left.

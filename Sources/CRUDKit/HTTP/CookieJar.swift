@@ -18,7 +18,8 @@ import FoundationNetworking
 ///   cookies;
 /// - a cookie with a control character (CR, LF, NUL, any other C0 control but tab, DEL) in its name, value or
 ///   attributes, so a cookie can never inject a header;
-/// - a `Secure` cookie from plain HTTP, and `__Secure-` / `__Host-` names that break their prefix's rules;
+/// - a `Secure` cookie from plain HTTP, a cookie from plain HTTP that would overwrite a `Secure` one of the same
+///   name, and `__Secure-` / `__Host-` names that break their prefix's rules;
 /// - a cookie of more than 4,096 bytes (name, value and attributes).
 ///
 /// It keeps at most 50 cookies per domain and 3,000 in all (the minimums of RFC 6265 §6.1), removing the oldest
@@ -116,7 +117,7 @@ public struct CookieJar: Sendable, Hashable {
         }
         guard !cookies.isEmpty else { return }
         state.withLock { store in
-            for cookie in cookies { store.insert(cookie, now: now) }
+            for cookie in cookies { store.insert(cookie, fromSecureOrigin: secure, now: now) }
         }
     }
 

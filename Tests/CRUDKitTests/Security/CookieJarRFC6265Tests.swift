@@ -152,6 +152,22 @@ import Testing
         #expect(try Self.sent(jar, to: "https://example.com/").isEmpty)
     }
 
+    /// Plain HTTP cannot overwrite or shadow a `Secure` cookie of the same name (RFC 6265bis §5.7 step 16): an
+    /// attacker on the network cannot replace an HTTPS session.
+    @Test func plainHTTPCannotOverwriteASecureCookie() throws {
+        let jar = try Self.jar("session=good; Secure; Path=/", from: "https://example.com/")
+        jar.store(
+            setCookieHeaders: ["session=evil; Path=/", "session=evil; Path=/deeper", "other=1; Path=/"],
+            for: try Self.url("http://example.com/"))
+        jar.store(
+            setCookieHeaders: ["session=evil; Domain=example.com; Path=/"], for: try Self.url("http://www.example.com/")
+        )
+        #expect(try Self.sent(jar, to: "https://example.com/deeper") == ["session=good", "other=1"])
+        #expect(try Self.sent(jar, to: "https://www.example.com/").isEmpty)
+        jar.store(setCookieHeaders: ["session=renewed; Secure; Path=/"], for: try Self.url("https://example.com/"))
+        #expect(try Self.sent(jar, to: "https://example.com/") == ["session=renewed", "other=1"])
+    }
+
     /// `__Secure-` and `__Host-` names keep their promises (RFC 6265bis §4.1.3).
     @Test func cookiePrefixesAreEnforced() throws {
         let jar = CookieJar()
