@@ -30,7 +30,8 @@ extension NetworkTests {
                     "own=1; Path=/",
                 ]
             // (A NUL in a response header fails the whole exchange in FoundationNetworking; the unit tests try it.)
-            case "case=inject": ["a=b\rX-Injected: 1; Path=/", "c=d\u{1}e; Path=/", "ok=1; Path=/"]
+            case "case=inject": ["a=b\rX-Injected: 1; Path=/", "ok=1; Path=/"]
+            case "case=control": ["c=d\u{1}e; Path=/", "ok=1; Path=/"]
             case "case=flood": (0..<1000).map { "c\($0)=1; Path=/" }
             default: []
             }
@@ -53,14 +54,20 @@ extension NetworkTests {
             #expect(requests[2].headers["Cookie"] == "own=1", "only the host-only cookie may come back")
         }
 
-        @Test func aCookieCannotInjectAHeader() async throws {
+        /// The issue's `a=b\rX-Injected: 1`, and a value with the control character 0x01: only the clean cookie
+        /// comes back, and neither the header nor the byte reaches the wire.
+        @Test(arguments: ["inject", "control"])
+        func aCookieCannotInjectAHeader(kind: String) async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
             let transport = URLSessionTransport()
             _ = try await transport.send(
-                HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/set?case=inject"))))
-            _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("next")))
+                HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/set?case=\(kind)"))))
+            let answer = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("next")))
 
+            // Before the fix the CR went out inside `Cookie`; the server could not parse that request at all.
+            #expect(answer.status == 200, "the server refused the next request")
+            #expect(server.requests.map(\.path) == ["/set", "/next"])
             let next = try #require(server.requests.last)
             #expect(next.headers["Cookie"] == "ok=1")
             #expect(next.headers["X-Injected"] == nil)
