@@ -103,10 +103,15 @@ extension CookieJar {
                 domains[domain] = kept.isEmpty ? nil : kept
             }
             while count > maximum {
-                guard let oldest = domains.min(by: { $0.value[0].created < $1.value[0].created })?.key else { return }
-                domains[oldest]?.removeFirst()
-                if domains[oldest]?.isEmpty == true { domains[oldest] = nil }
+                guard
+                    let oldest = domains.min(by: {
+                        ($0.value.first?.created ?? .max) < ($1.value.first?.created ?? .max)
+                    })?.key
+                else { return }
+                guard var cookies = domains.removeValue(forKey: oldest), !cookies.isEmpty else { continue }
+                cookies.removeFirst()
                 count -= 1
+                if !cookies.isEmpty { domains[oldest] = cookies }
             }
         }
 
