@@ -232,6 +232,34 @@ import Testing
         #expect(try Self.sent(jar, to: "https://h60.example.org/").count == 50)
     }
 
+    /// Seeded random `Set-Cookie` lines (controls, separators, dots, long runs) from random hosts, IP addresses
+    /// included: nothing traps, and every header the jar gives is a valid field value of at most 50 cookies.
+    @Test func randomSetCookieLinesNeverYieldAnUnsafeHeader() throws {
+        var random = SplitMix64(seed: 0xC00C1E)
+        let alphabet = Array(
+            "ab=; ,.\t\r\n\u{0}\u{1}\u{7F}\"/-_:0123456789ExpiresMax-AgeDomainPathSecure".unicodeScalars)
+        let hosts = ["a.example.com", "example.com", "co.uk", "x.co.uk", "127.0.0.1", "localhost", "[::1]"]
+        let jar = CookieJar()
+        for _ in 0..<5_000 {
+            let length = Int(random.next() % 80)
+            var line = String.UnicodeScalarView()
+            for _ in 0..<length { line.append(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+            let host = hosts[Int(random.next() % UInt64(hosts.count))]
+            let scheme = random.next() % 2 == 0 ? "http" : "https"
+            jar.store(setCookieHeaders: [String(line)], for: try Self.url("\(scheme)://\(host)/p/q"))
+        }
+        var headers = 0
+        for host in hosts {
+            for scheme in ["http", "https"] {
+                guard let header = jar.cookieHeader(for: try Self.url("\(scheme)://\(host)/p/q")) else { continue }
+                headers += 1
+                #expect(header.utf8.allSatisfy { $0 == 9 || ($0 >= 32 && $0 != 127) }, "\(header.debugDescription)")
+                #expect(header.components(separatedBy: "; ").count <= 50 * 3)
+            }
+        }
+        #expect(headers >= 5, "the random lines stored almost nothing: the test would prove little")
+    }
+
     /// One cookie of more than 4,096 bytes (name, value and attributes) is refused; one of 4,096 is kept.
     @Test func aCookieOfMoreThan4096BytesIsRefused() throws {
         let jar = CookieJar()
@@ -241,5 +269,20 @@ import Testing
         #expect(fits.utf8.count == 4096 && tooBig.utf8.count == 4097)
         jar.store(setCookieHeaders: [fits, tooBig], for: origin)
         #expect(try Self.sent(jar, to: "https://example.com/").map { $0.prefix(2) } == ["a="])
+    }
+}
+
+/// A small seeded generator (SplitMix64), so random tests repeat exactly.
+private struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
