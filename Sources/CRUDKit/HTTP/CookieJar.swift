@@ -4,26 +4,51 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An in-memory cookie jar: stores what `Set-Cookie` answers carry and gives the matching `Cookie` header for a
-/// request. ``URLSessionTransport`` keeps one per transport; a transport of your own uses
-/// ``store(setCookieHeaders:for:)`` after each response and ``cookieHeader(for:)`` before each request.
+/// An in-memory cookie jar that follows RFC 6265: stores what `Set-Cookie` answers carry and gives the matching
+/// `Cookie` header for a request. ``URLSessionTransport`` keeps one per transport (or the one its configuration
+/// names); a transport of your own uses ``store(setCookieHeaders:for:)`` after each response and
+/// ``cookieHeader(for:)`` before each request.
 ///
-/// URLSession could keep the jar itself, but FoundationNetworking then converts every response header line to a
-/// string and parses it as a possible cookie, on every request, which cost about 5% of a small request on
-/// loopback. The jar does the same job from the response's headers, only when a `Set-Cookie` is present.
-/// `HTTPCookieStorage` matches domains; the jar matches paths (RFC 6265 §5.1.4) and `Secure` itself, since the
-/// storage in FoundationNetworking on Linux ignores both and would send a cookie for `/private` to every path.
-public struct CookieJar: Sendable {
-    /// Where the cookies are kept (`HTTPCookieStorage` guards its state with its own lock); `nil` keeps none.
-    private let storage: HTTPCookieStorage?
+/// The jar parses and matches cookies itself rather than through `HTTPCookieStorage`, which on Linux checks
+/// neither public suffixes nor IP addresses. What it refuses, so that no server can plant a cookie for another:
+/// - a `Domain` the answering host is not inside (`Domain=other.com` from `api.example.com`);
+/// - a `Domain` that is a public suffix (`co.uk`, `com`, `test`, `github.io`; see `CookieJar+PublicSuffix.swift`
+///   for the built-in list) unless it is the answering host itself, which then gets a host-only cookie;
+/// - a `Domain` from a host that is an IP address (`Domain=.0.0.1` from `127.0.0.1`): an IP address gets host-only
+///   cookies;
+/// - a cookie with a control character (CR, LF, NUL, any other C0 control but tab, DEL) in its name, value or
+///   attributes, so a cookie can never inject a header;
+/// - a `Secure` cookie from plain HTTP, a cookie from plain HTTP that would overwrite a `Secure` one of the same
+///   name, and `__Secure-` / `__Host-` names that break their prefix's rules;
+/// - a cookie of more than 4,096 bytes (name, value and attributes).
+///
+/// It keeps at most 50 cookies per domain and 3,000 in all (the minimums of RFC 6265 §6.1), removing the oldest
+/// (the least recently created) first. It sends a cookie to its host (or, with a `Domain`, to that domain and its
+/// subdomains), under its `Path` (§5.1.4), `Secure` ones over HTTPS only, until `Max-Age` or `Expires`; `HttpOnly`
+/// makes no difference, since there are no scripts. Cookies live in memory only.
+///
+/// Copies of a jar share its cookies: give the same jar to two transports (see
+/// ``URLSessionTransport/Configuration/cookieJar``) and they share cookies; make a new one and it shares nothing.
+///
+/// ```swift
+/// let jar = CookieJar()
+/// jar.store(setCookieHeaders: ["session=abc; Path=/; Secure"], for: URL(string: "https://api.example.com/login")!)
+/// jar.cookieHeader(for: URL(string: "https://api.example.com/people")!)  // "session=abc"
+/// ```
+public struct CookieJar: Sendable, Hashable {
+    /// Cookies kept per domain at most (RFC 6265 §6.1).
+    static let maximumCookiesPerDomain = 50
+    /// Cookies kept in all at most (RFC 6265 §6.1).
+    static let maximumCookies = 3_000
+    /// Bytes of one `Set-Cookie` value (name, value and attributes) at most (RFC 6265 §6.1).
+    static let maximumCookieSize = 4_096
 
-    init(storage: HTTPCookieStorage?) {
-        self.storage = storage
-    }
+    /// The cookies, by the domain they belong to, each domain's in the order they were created.
+    private let state: Locked<CookieStore>
 
     /// Creates an empty jar of its own, shared with nothing else.
     public init() {
-        self.init(storage: URLSessionConfiguration.ephemeral.httpCookieStorage)
+        state = Locked(CookieStore())
     }
 
     /// The `Cookie` header value to send with a request to `url`; `nil` when no stored cookie matches.
@@ -34,36 +59,118 @@ public struct CookieJar: Sendable {
     }
 
     /// Stores the cookies of `values`, the `Set-Cookie` header lines of a response to a request for `url`.
+    ///
+    /// Each value is one cookie; one the jar refuses (see ``CookieJar``) is ignored.
     /// - Parameters:
     ///   - values: Each `Set-Cookie` field value as received (one cookie each).
     ///   - url: The URL of the request the response answered.
     public func store(setCookieHeaders values: [String], for url: URL) {
-        guard let storage, !values.isEmpty else { return }
-        var cookies: [HTTPCookie] = []
-        for value in values {
-            cookies += HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
-        }
-        guard !cookies.isEmpty else { return }
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+        store(values, for: url, now: Date())
     }
 
-    /// The `Cookie` header value for a request to `url`; `nil` when no stored cookie matches.
-    func header(for url: URL) -> String? {
-        guard let stored = storage?.cookies(for: url), !stored.isEmpty else { return nil }
-        // The path as sent, still percent-encoded: an id `a/b` is the one segment `a%2Fb`, not a path below `a`.
-        let sent = url.path(percentEncoded: true)
-        let path = sent.isEmpty ? "/" : sent
+    /// Two jars are equal when they are the same jar (copies of one), sharing their cookies.
+    /// - Parameters:
+    ///   - lhs: A jar.
+    ///   - rhs: Another jar.
+    /// - Returns: Whether both are the same jar.
+    public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool {
+        lhs.state.storage === rhs.state.storage
+    }
+
+    /// Hashes the jar's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(state.storage))
+    }
+
+    // MARK: - Internal entry points
+
+    /// The `Cookie` header value for a request to `url` at `now`; `nil` when no stored cookie matches.
+    func header(for url: URL, now: Date = Date()) -> String? {
+        guard let host = Self.canonicalHost(of: url) else { return nil }
+        let path = Self.requestPath(of: url)
         let secure = url.scheme?.lowercased() == "https"
-        let now = Date()
-        let cookies =
-            stored
-            .filter { cookie in
-                Self.pathMatches(path, cookie.path) && (secure || !cookie.isSecure)
-                    && (cookie.expiresDate.map { $0 > now } ?? true)
-            }
-            .sorted { $0.path.count > $1.path.count }  // longer paths first, as RFC 6265 §5.4 asks
+        let cookies = state.withLock { $0.cookies(host: host, path: path, secure: secure, now: now) }
         guard !cookies.isEmpty else { return nil }
-        return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        let header = cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        // Stored cookies never hold a control character; checked again so the header is safe whatever happens.
+        return Self.isValidFieldValue(header) ? header : nil
+    }
+
+    /// Stores the cookies `response` sets; it answered a request to `url`.
+    ///
+    /// `HTTPURLResponse` joins repeated `Set-Cookie` fields with commas; they are split again where a comma is
+    /// followed by `name=` (a comma in an `Expires` date is followed by the day of the month).
+    func store(from response: HTTPURLResponse, for url: URL) {
+        guard let value = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
+        store(Self.splitCombinedSetCookie(value), for: url, now: Date())
+    }
+
+    /// Stores the cookies of the `Set-Cookie` values `lines`, received at `now` in answer to a request for `url`.
+    func store(_ lines: [String], for url: URL, now: Date) {
+        guard !lines.isEmpty, let host = Self.canonicalHost(of: url) else { return }
+        let secure = url.scheme?.lowercased() == "https"
+        let defaultPath = Self.defaultPath(of: url)
+        let cookies = lines.compactMap { line -> Cookie? in
+            guard let parsed = Self.parse(line, now: now) else { return nil }
+            return Self.accept(parsed, host: host, secure: secure, defaultPath: defaultPath)
+        }
+        guard !cookies.isEmpty else { return }
+        state.withLock { store in
+            for cookie in cookies { store.insert(cookie, fromSecureOrigin: secure, now: now) }
+        }
+    }
+
+    /// How many cookies the jar holds (expired ones not yet removed included).
+    var count: Int { state.withLock { $0.count } }
+
+    // MARK: - Storage model (RFC 6265 §5.3)
+
+    /// The cookie `parsed` becomes when a host `host` sets it, or `nil` when the jar must ignore it.
+    static func accept(_ parsed: SetCookie, host: String, secure: Bool, defaultPath: String) -> Cookie? {
+        var domain = host
+        var hostOnly = true
+        if let attribute = parsed.domain {
+            if attribute == host {
+                // A public suffix, or an IP address, naming the host itself: a host-only cookie (§5.3 step 5).
+                hostOnly = isIPAddress(host) || isPublicSuffix(attribute)
+            } else {
+                guard !isIPAddress(host), !isPublicSuffix(attribute), domainMatches(host, attribute) else { return nil }
+                domain = attribute
+                hostOnly = false
+            }
+        }
+        if parsed.secure && !secure { return nil }
+        let path = parsed.path ?? defaultPath
+        let lowercasedName = parsed.name.lowercased()
+        if lowercasedName.hasPrefix("__secure-") && !parsed.secure { return nil }
+        if lowercasedName.hasPrefix("__host-") && (!parsed.secure || parsed.domain != nil || path != "/") {
+            return nil
+        }
+        return Cookie(
+            name: parsed.name, value: parsed.value, domain: domain, hostOnly: hostOnly, path: path,
+            secure: parsed.secure, expires: parsed.expires, created: 0)
+    }
+
+    /// The request's host as cookies compare it: lower-cased, without the brackets of an IPv6 address.
+    static func canonicalHost(of url: URL) -> String? {
+        guard var host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
+    }
+
+    /// The path as sent, still percent-encoded: an id `a/b` is the one segment `a%2Fb`, not a path below `a`.
+    static func requestPath(of url: URL) -> String {
+        let sent = url.path(percentEncoded: true)
+        return sent.isEmpty ? "/" : sent
+    }
+
+    /// The default path of a cookie set in answer to `url` (RFC 6265 §5.1.4): the request path up to, not
+    /// including, its last `/`; `/` when that leaves nothing.
+    static func defaultPath(of url: URL) -> String {
+        let path = requestPath(of: url)
+        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// Whether a request to `path` carries a cookie whose `Path` is `cookiePath` (RFC 6265 §5.1.4): the same path,
@@ -75,11 +182,16 @@ public struct CookieJar: Sendable {
             || path.dropFirst(cookiePath.count).hasPrefix("/")
     }
 
-    /// Stores the cookies `response` sets; it answered a request to `url`.
-    func store(from response: HTTPURLResponse, for url: URL) {
-        guard let storage, let value = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": value], for: url)
-        guard !cookies.isEmpty else { return }
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    /// Whether `host` is `domain` or inside it (RFC 6265 §5.1.3); an IP address is inside nothing.
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        if host == domain { return true }
+        guard host.count > domain.count + 1, host.hasSuffix(domain), !isIPAddress(host) else { return false }
+        return host.dropLast(domain.count).hasSuffix(".")
+    }
+
+    /// Whether `value` may be sent as a header field value: no control character but tab, no DEL (the rule of
+    /// ``HTTPRequest/validate()``).
+    static func isValidFieldValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 9 || ($0 >= 32 && $0 != 127) }
     }
 }

@@ -39,6 +39,14 @@ extension URLSessionTransport {
         public var maximumRedirects: Int
         /// The `User-Agent` sent when a request has none.
         public var userAgent: String
+        /// Where the transport keeps cookies: `nil` (the default) gives each transport made from this
+        /// configuration a jar of its own; a ``CookieJar`` is shared by every transport given it.
+        ///
+        /// Every ``API`` made without a transport uses ``APIConfiguration/defaultTransport``, so they all share its
+        /// jar: a cookie one server sets goes to every API's requests to that host (or, with a `Domain`, that
+        /// domain). To keep an API's cookies to itself, give it a transport of its own:
+        /// `APIConfiguration(baseURL: url, transport: URLSessionTransport())`.
+        public var cookieJar: CookieJar?
 
         /// Creates a configuration; every parameter has a default.
         ///
@@ -51,6 +59,7 @@ extension URLSessionTransport {
         ///   - userAgent: Default `User-Agent` (default `CRUDKit/<version>`).
         ///   - downloadDeadline: Total time allowed for a download to a file, in seconds (default 3,600; `nil` for
         ///     none).
+        ///   - cookieJar: The jar cookies are kept in (default `nil`: a jar of the transport's own).
         public init(
             maximumConnectionsPerHost: Int = 32,
             idleTimeout: TimeInterval = 60,
@@ -58,8 +67,10 @@ extension URLSessionTransport {
             maximumResponseSize: Int = 50 * 1024 * 1024,
             maximumRedirects: Int = 10,
             userAgent: String = "CRUDKit/\(URLSessionTransport.libraryVersion)",
-            downloadDeadline: TimeInterval? = 3600
+            downloadDeadline: TimeInterval? = 3600,
+            cookieJar: CookieJar? = nil
         ) {
+            self.cookieJar = cookieJar
             self.downloadDeadline = downloadDeadline
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.idleTimeout = idleTimeout

@@ -19,8 +19,10 @@ import FoundationNetworking
 ///   ``Configuration/maximumRedirects``.
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with
 ///   ``CRUDError/responseTooLarge(limit:)``.
-/// - Cookies a server sets are kept in memory, per transport, and sent back to their host under their `Path`
-///   (`Secure` ones over HTTPS only); a request with its own `Cookie` header is sent with that one alone.
+/// - Cookies a server sets are kept in memory in a ``CookieJar`` (RFC 6265: no public-suffix or IP-address
+///   domains, at most 50 per domain and 3,000 in all), one per transport unless
+///   ``Configuration/cookieJar`` names one, and sent back to their host under their `Path` (`Secure` ones over
+///   HTTPS only); a request with its own `Cookie` header is sent with that one alone.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
@@ -38,8 +40,8 @@ public final class URLSessionTransport: Transport {
     private let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
     #endif
 
-    /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, cookies kept in memory for this
-    /// transport only, no response cache).
+    /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, no response cache) and cookies kept
+    /// in memory, in ``Configuration/cookieJar`` or else in a jar of this transport's own.
     ///
     /// - Parameter configuration: Limits and defaults.
     public init(configuration: Configuration = Configuration()) {
@@ -51,9 +53,10 @@ public final class URLSessionTransport: Transport {
         sessionConfiguration.timeoutIntervalForResource = Self.backstopTimeout
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        cookies = CookieJar(storage: sessionConfiguration.httpCookieStorage)
+        cookies = configuration.cookieJar ?? CookieJar()
         // The jar is kept by the transport, not the session: FoundationNetworking parses every response header line
-        // as a possible Set-Cookie (about 5% of a small request's cost on loopback); CookieJar reads only real ones.
+        // as a possible Set-Cookie (about 5% of a small request's cost on loopback); CookieJar reads only real ones,
+        // and applies RFC 6265 (public suffixes, IP addresses, limits) where HTTPCookieStorage on Linux does not.
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpCookieAcceptPolicy = .never
         sessionConfiguration.httpShouldSetCookies = false
@@ -266,7 +269,10 @@ public final class URLSessionTransport: Transport {
             }
         }
         if !hasUserAgent { fields["User-Agent"] = configuration.userAgent }
-        if !hasCookie, let cookie = cookies.header(for: request.url) { fields["Cookie"] = cookie }
+        // Added after `validate()`, so checked here too: a jar's header never carries a control character.
+        if !hasCookie, let cookie = cookies.header(for: request.url), CookieJar.isValidFieldValue(cookie) {
+            fields["Cookie"] = cookie
+        }
         if !request.body.isEmpty && !hasContentType { fields["Content-Type"] = "application/octet-stream" }
         urlRequest.httpShouldHandleCookies = false
         urlRequest.allHTTPHeaderFields = fields
