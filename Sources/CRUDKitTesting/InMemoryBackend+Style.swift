@@ -22,6 +22,8 @@ extension InMemoryBackend {
         public var createAnswer: CreateAnswer
         /// What a successful PUT or PATCH answers.
         public var updateAnswer: UpdateAnswer
+        /// What a PUT does to a stored key its body leaves out.
+        public var putOmissions: PutOmissions
         /// Query parameters that are never read as filters (besides the pagination parameters).
         public var ignoredQueryParameters: Set<String>
 
@@ -35,13 +37,15 @@ extension InMemoryBackend {
         ///   - createAnswer: What a successful POST answers.
         ///   - updateAnswer: What a successful PUT or PATCH answers.
         ///   - ignoredQueryParameters: Query parameters never read as filters.
+        ///   - putOmissions: What a PUT does to a stored key its body leaves out.
         public init(
             trailingSlash: TrailingSlash = .never,
             pagination: Pagination = .none,
             errors: ErrorShape = .rails,
             createAnswer: CreateAnswer = .object,
             updateAnswer: UpdateAnswer = .object,
-            ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"]
+            ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"],
+            putOmissions: PutOmissions = .removed
         ) {
             self.trailingSlash = trailingSlash
             self.pagination = pagination
@@ -49,18 +53,23 @@ extension InMemoryBackend {
             self.createAnswer = createAnswer
             self.updateAnswer = updateAnswer
             self.ignoredQueryParameters = ignoredQueryParameters
+            self.putOmissions = putOmissions
         }
 
         /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
         /// 301), the `{count, next, previous, results}` envelope with `page`/`page_size`, field errors as 400
-        /// `{"age": ["…"]}`, 201 with the object, no `Location`.
+        /// `{"age": ["…"]}`, 201 with the object, no `Location`; a PUT keeps the stored value of a key it leaves
+        /// out (a serializer saves only the fields it was given).
         public static let drf = Style(
-            trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object)
+            trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object,
+            putOmissions: .kept)
 
         /// A Rails API: no trailing slash, `page`/`per_page` with a plain array, 422 `{"errors": {…}}`, 201 with
-        /// the object and a `Location` header.
+        /// the object and a `Location` header; a PUT keeps the stored value of a key it leaves out
+        /// (`update(person_params)` assigns only the keys given).
         public static let rails = Style(
-            trailingSlash: .never, pagination: .pageNumber(), errors: .rails, createAnswer: .objectWithLocation)
+            trailingSlash: .never, pagination: .pageNumber(), errors: .rails, createAnswer: .objectWithLocation,
+            putOmissions: .kept)
 
         /// FastAPI: no trailing slash, `skip`/`limit` with a plain array, 422 `{"detail": [{"loc": …}]}`.
         public static let fastAPI = Style(
@@ -87,6 +96,15 @@ extension InMemoryBackend {
         case objectWithLocation
         /// 201 with only a `Location` header and no body: the client must read the object back.
         case locationOnly
+    }
+
+    /// What a PUT does to a stored key that its body leaves out.
+    public enum PutOmissions: Sendable, Hashable {
+        /// The key keeps its stored value (Django REST framework, Rails): only `null` clears a field.
+        case kept
+        /// The key is removed, as if the field fell back to its default (FastAPI and Vapor replace the whole
+        /// object with the decoded body).
+        case removed
     }
 
     /// What a successful PUT or PATCH answers.

@@ -49,6 +49,11 @@ extension InMemoryBackend {
                     updated[key] = change
                 }
             }
+        } else if style.putOmissions == .kept {
+            updated = row.object
+            for (key, value) in members where key != collection.idKey && key != collection.parentKey {
+                updated[key] = value
+            }
         } else {
             updated = JSON.Object([(collection.idKey, row.object[collection.idKey] ?? .null)])
             if let parentKey = collection.parentKey, let parent = row.object[parentKey] {

@@ -27,6 +27,16 @@ public struct APIConventions: Sendable, Hashable {
     public var errorShape: ServerErrorShape
     /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
     public var authorizationScheme: String
+    /// What a `nil` optional property of an `Encodable` model becomes in the body of a `PUT`
+    /// (``Updatable/update()->Self``), unless the model says otherwise
+    /// (``WritableResource/putNilEncoding``). Default ``JSONCoding/NilEncoding/null`` in every preset.
+    ///
+    /// A `PUT` replaces the whole resource, so a property you set to `nil` must clear the field: Django REST
+    /// framework and Rails keep the stored value of a key the body leaves out, so leaving it out would silently
+    /// keep the old value. A `POST` always leaves `nil` optionals out, so the server's defaults apply; a `PATCH`
+    /// (``Updatable/update(from:)->Self``) sends `null` for what became `nil`; ``JSONAttribute/absent`` is
+    /// never sent.
+    public var putNilEncoding: JSONCoding.NilEncoding
 
     /// Creates conventions.
     /// - Parameters:
@@ -36,13 +46,15 @@ public struct APIConventions: Sendable, Hashable {
     ///   - pagination: How lists are paginated.
     ///   - errorShape: The error body shape.
     ///   - authorizationScheme: The `Authorization` scheme for tokens.
+    ///   - putNilEncoding: What a `nil` optional becomes in a `PUT` body (`null` unless told otherwise).
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
         queryStyle: FormParameters.ArrayStyle = .brackets,
         pagination: Pagination = .automatic,
         errorShape: ServerErrorShape = .automatic,
-        authorizationScheme: String = "Bearer"
+        authorizationScheme: String = "Bearer",
+        putNilEncoding: JSONCoding.NilEncoding = .null
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -50,6 +62,7 @@ public struct APIConventions: Sendable, Hashable {
         self.pagination = pagination
         self.errorShape = errorShape
         self.authorizationScheme = authorizationScheme
+        self.putNilEncoding = putNilEncoding
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,

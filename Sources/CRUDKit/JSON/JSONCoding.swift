@@ -32,6 +32,15 @@ public struct JSONCoding: Sendable {
         case millisecondsSince1970
     }
 
+    /// What the encoder writes for a `nil` optional property (a keyed `encodeIfPresent` of `nil`).
+    public enum NilEncoding: Sendable, Hashable {
+        /// The key is left out (what `JSONEncoder` does): the server keeps its value or applies its default.
+        case omit
+        /// The key is written with `null`: the server clears the field. ``JSONAttribute/absent`` is still left
+        /// out, and a hand-written `encode(to:)` that skips a key still skips it.
+        case null
+    }
+
     /// Which implementation turns bytes into models and back.
     public enum Engine: Sendable, Hashable {
         /// CRUDKit's parser, tree decoder and writer (the default: fastest, ordered output).
@@ -51,6 +60,11 @@ public struct JSONCoding: Sendable {
     /// Which implementation to use (default ``Engine/native``).
     public var engine: Engine
 
+    /// What a `nil` optional property becomes when encoding (default ``NilEncoding/omit``). CRUDKit sets it to
+    /// ``NilEncoding/null`` for the body of a `PUT` (see ``APIConventions/putNilEncoding``). With
+    /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
+    public var nilEncoding: NilEncoding
+
     /// Settings; the defaults convert snake_case keys and use ISO-8601 dates.
     /// - Parameters:
     ///   - convertsSnakeCase: Whether `camelCase` properties are `snake_case` keys.
@@ -58,18 +72,21 @@ public struct JSONCoding: Sendable {
     ///   - parsing: Parsing options.
     ///   - writing: Layout of encoded bodies.
     ///   - engine: Which implementation to use.
+    ///   - nilEncoding: What a `nil` optional property becomes when encoding.
     public init(
         convertsSnakeCase: Bool = true,
         dates: DateCoding = .iso8601,
         parsing: JSON.ParsingOptions = .default,
         writing: JSON.WritingOptions = [],
-        engine: Engine = .native
+        engine: Engine = .native,
+        nilEncoding: NilEncoding = .omit
     ) {
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
         self.parsing = parsing
         self.writing = writing
         self.engine = engine
+        self.nilEncoding = nilEncoding
     }
 
     /// snake_case keys and ISO-8601 dates.
@@ -125,6 +142,7 @@ public struct JSONCoding: Sendable {
     /// - Returns: UTF-8 JSON bytes.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
+        if nilEncoding == .null { return try encodeJSON(value).data(options: writing) }
         switch engine {
         case .native: return try encodeJSON(value).data(options: writing)
         case .foundation: return try makeJSONEncoder().encode(value)
@@ -136,6 +154,7 @@ public struct JSONCoding: Sendable {
     /// - Returns: The value.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
+        if nilEncoding == .null { return try JSONTreeEncoder.encodeRoot(value, coding: self) }
         switch engine {
         case .native: return try JSONTreeEncoder.encodeRoot(value, coding: self)
         case .foundation: return try JSON(data: makeJSONEncoder().encode(value))
