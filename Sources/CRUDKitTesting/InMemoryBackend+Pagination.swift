@@ -17,6 +17,12 @@ extension InMemoryBackend {
         /// URLs keeping the other query parameters) and `X-Total-Count`, with `page` and `per_page` query
         /// parameters, as GitHub does. A page past the end is an empty array.
         case linkHeader(pageSize: Int = 30, maxPageSize: Int = 100)
+        /// Rails' api-pagination (with kaminari or pagy): a plain array for `page` and `per_page` query parameters
+        /// (`per_page` capped at `maxPageSize`), a `Link` header with absolute URLs keeping the other query
+        /// parameters (`rel="first"` and `"prev"` after the first page, `"next"` and `"last"` before the last
+        /// one; none for a single page) and the `Total` and `Per-Page` headers. A page past the end is an empty
+        /// array.
+        case apiPagination(pageSize: Int = 25, maxPageSize: Int = 100)
         /// A plain array and no hints: `page` and `per_page` (or the names given) query parameters.
         case pageNumber(pageSize: Int = 25, pageParameter: String = "page", sizeParameter: String = "per_page")
         /// A plain array and no hints: `offset` and `limit` (or the names given) query parameters.
@@ -27,7 +33,7 @@ extension InMemoryBackend {
             switch self {
             case .none: []
             case .envelope: ["page", "page_size"]
-            case .linkHeader: ["page", "per_page"]
+            case .linkHeader, .apiPagination: ["page", "per_page"]
             case .pageNumber(_, let page, let size): [page, size]
             case .offset(_, let offset, let limit): [offset, limit]
             }
@@ -162,6 +168,22 @@ extension InMemoryBackend {
             }
             let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             let headers: HTTPHeaders = ["Link": header.joined(separator: ", "), "X-Total-Count": "\(items.count)"]
+            return jsonResponse(200, plain(slice), headers: headers)
+        case .apiPagination(let defaultSize, let maxSize):
+            let asked = try number("per_page") ?? 0
+            let size = asked > 0 ? min(asked, max(maxSize, 1)) : max(defaultSize, 1)
+            let pages = pageCount(size)
+            let page = max(try number("page") ?? 1, 1)
+            var links: [(String, Int)] = []
+            if page > 1 { links += [("first", 1), ("prev", page - 1)] }
+            if page < pages { links += [("next", page + 1), ("last", pages)] }
+            var headers: HTTPHeaders = ["Total": "\(items.count)", "Per-Page": "\(size)"]
+            if !links.isEmpty {
+                headers["Link"] = links.map { rel, destination in
+                    "<\(link(url, target, replacing: "page", with: destination, sorted: false))>; rel=\"\(rel)\""
+                }.joined(separator: ", ")
+            }
+            let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             return jsonResponse(200, plain(slice), headers: headers)
         case .pageNumber(let defaultSize, let pageName, let sizeName):
             let asked = try number(sizeName) ?? 0

@@ -64,11 +64,12 @@ extension InMemoryBackend {
             trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object,
             putOmissions: .kept)
 
-        /// A Rails API: no trailing slash, `page`/`per_page` with a plain array, 422 `{"errors": {…}}`, 201 with
+        /// A Rails API: no trailing slash, api-pagination's `page`/`per_page` with a plain array, `Link`, `Total`
+        /// and `Per-Page` (see ``Pagination/apiPagination(pageSize:maxPageSize:)``), 422 `{"errors": {…}}`, 201 with
         /// the object and a `Location` header; a PUT keeps the stored value of a key it leaves out
         /// (`update(person_params)` assigns only the keys given).
         public static let rails = Style(
-            trailingSlash: .never, pagination: .pageNumber(), errors: .rails, createAnswer: .objectWithLocation,
+            trailingSlash: .never, pagination: .apiPagination(), errors: .rails, createAnswer: .objectWithLocation,
             putOmissions: .kept)
 
         /// FastAPI: no trailing slash, `skip`/`limit` with a plain array, 422 `{"detail": [{"loc": …}]}`.

@@ -11,7 +11,7 @@ import Foundation
 /// |---|---|---|---|---|---|
 /// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` |
 /// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
-/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count`) | Rails | `Bearer` |
+/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` |
 /// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
@@ -77,9 +77,11 @@ public struct APIConventions: Sendable, Hashable {
         name: "djangoREST", trailingSlash: .always, queryStyle: .repeatedKeys, pagination: .djangoREST,
         errorShape: .djangoREST, authorizationScheme: "Token")
 
-    /// Rails: no trailing slash, bracketed lists (`tags[]=a`), automatic pagination (a `Link` header with
-    /// `X-Total-Count`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`, `Bearer` tokens.
-    public static let rails = APIConventions(name: "rails", trailingSlash: .never, errorShape: .rails)
+    /// Rails: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/rails`` (a `Link` header with the
+    /// total in `X-Total-Count` or api-pagination's `Total`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`,
+    /// `Bearer` tokens.
+    public static let rails = APIConventions(
+        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails)
 
     /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
     /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)

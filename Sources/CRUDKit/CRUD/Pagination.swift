@@ -31,16 +31,37 @@ public struct Pagination: Sendable, Hashable {
 
     /// The kind of pagination.
     public var style: Style
-    /// The response header holding the total number of items, when the body does not say.
-    public var totalHeader: String?
+    /// The response headers that may hold the total number of items, when the body does not say; the first one
+    /// present wins (`["X-Total-Count", "Total"]` for ``rails``).
+    public var totalHeaders: [String]
+    /// The response header holding the page size the server used (api-pagination's `Per-Page`), if any: a
+    /// ``Style/pageNumber(parameter:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
+    /// recognises the last page by it.
+    public var pageSizeHeader: String?
+
+    /// The first of ``totalHeaders``; setting it replaces them all (`nil` reads no header).
+    public var totalHeader: String? {
+        get { totalHeaders.first }
+        set { totalHeaders = newValue.map { [$0] } ?? [] }
+    }
 
     /// Creates a pagination from a style.
     /// - Parameters:
     ///   - style: The kind.
     ///   - totalHeader: The header holding the total (`X-Total-Count` by default).
     public init(_ style: Style, totalHeader: String? = "X-Total-Count") {
+        self.init(style, totalHeaders: totalHeader.map { [$0] } ?? [])
+    }
+
+    /// Creates a pagination from a style, reading the total from the first of `totalHeaders` that is present.
+    /// - Parameters:
+    ///   - style: The kind.
+    ///   - totalHeaders: The headers that may hold the total, in order.
+    ///   - pageSizeHeader: The header holding the server's page size, if any.
+    public init(_ style: Style, totalHeaders: [String], pageSizeHeader: String? = nil) {
         self.style = style
-        self.totalHeader = totalHeader
+        self.totalHeaders = totalHeaders
+        self.pageSizeHeader = pageSizeHeader
     }
 
     /// Recognises envelopes (`results`, `data`, `items` with `next` and `count`/`total`), `Link` headers and
@@ -49,6 +70,13 @@ public struct Pagination: Sendable, Hashable {
 
     /// A plain array: one page holds everything.
     public static let plain = Pagination(.plain)
+
+    /// Rails: what ``automatic`` recognises (a `Link: <…>; rel="next"` header, or an envelope), with the total in
+    /// `X-Total-Count` or in api-pagination's `Total` header, and the page size in its `Per-Page` header.
+    /// api-pagination (with kaminari or pagy) answers a plain array with `Link` (`first`, `prev`, `next`, `last`)
+    /// for `?page=&per_page=`.
+    public static let rails = Pagination(
+        .automatic, totalHeaders: ["X-Total-Count", "Total"], pageSizeHeader: "Per-Page")
 
     /// Django REST framework's `{"count": …, "next": …, "previous": …, "results": […]}`.
     public static let djangoREST = Pagination.envelope(items: "results", next: "next", total: "count")
