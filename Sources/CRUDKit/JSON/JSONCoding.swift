@@ -7,10 +7,15 @@ import Foundation
 /// and written in UTC with milliseconds only when the date has a fractional second. ``plain`` switches both off
 /// (keys as declared, dates as `Date`'s own `Codable` form).
 ///
+/// Keys (``convertsSnakeCase``) and dates (``dates``) are chosen separately: ``camelCase`` keeps the keys as
+/// declared with the default ISO-8601 dates, and ``vapor`` keeps them as declared with whole-second ISO-8601
+/// dates, what a Vapor server's default coders read and write.
+///
 /// ```swift
 /// let coding = JSONCoding.default
 /// let people = try coding.decode([Person].self, from: body, at: "results")
 /// let body = try coding.encode(person)
+/// let vapor = JSONCoding(convertsSnakeCase: false, dates: .iso8601WholeSeconds)   // the same as .vapor
 /// ```
 ///
 /// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree (the
@@ -24,6 +29,10 @@ public struct JSONCoding: Sendable {
         /// ISO-8601 timestamps: read with or without fractional seconds and with any offset; written in UTC
         /// with milliseconds only when the date has a fractional second.
         case iso8601
+        /// ISO-8601 timestamps written in whole seconds, in UTC (`2026-11-23T21:04:13Z`; a fraction is cut off),
+        /// and read like ``iso8601``. This is what Foundation's `.iso8601` strategy writes (Vapor's default
+        /// coders), and what it reads everywhere: on Apple platforms it refuses a timestamp with a fraction.
+        case iso8601WholeSeconds
         /// `Date`'s own `Codable` form (seconds since 2001-01-01 as a number).
         case deferredToDate
         /// Seconds since 1970-01-01 as a number.
@@ -59,7 +68,6 @@ public struct JSONCoding: Sendable {
     public var writing: JSON.WritingOptions
     /// Which implementation to use (default ``Engine/native``).
     public var engine: Engine
-
     /// What a `nil` optional property becomes when encoding (default ``NilEncoding/omit``). CRUDKit sets it to
     /// ``NilEncoding/null`` for the body of a `PUT` (see ``APIConventions/putNilEncoding``). With
     /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
@@ -94,6 +102,13 @@ public struct JSONCoding: Sendable {
 
     /// Keys as declared and dates in `Date`'s own `Codable` form: what a bare `JSONDecoder` does.
     public static let plain = JSONCoding(convertsSnakeCase: false, dates: .deferredToDate)
+
+    /// Keys as declared (`firstName`) and ISO-8601 dates as in ``default``.
+    public static let camelCase = JSONCoding(convertsSnakeCase: false)
+
+    /// Keys as declared and ISO-8601 dates in whole seconds (`"2026-11-23T21:04:13Z"`): what Vapor's default
+    /// `JSONEncoder`/`JSONDecoder` (`.iso8601` dates) write and accept.
+    public static let vapor = JSONCoding(convertsSnakeCase: false, dates: .iso8601WholeSeconds)
 
     // MARK: - Decoding
 
@@ -169,7 +184,7 @@ public struct JSONCoding: Sendable {
         let decoder = JSONDecoder()
         if convertsSnakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         switch dates {
-        case .iso8601:
+        case .iso8601, .iso8601WholeSeconds:
             decoder.dateDecodingStrategy = .custom { decoder in
                 let container = try decoder.singleValueContainer()
                 let text = try container.decode(String.self)
@@ -200,6 +215,11 @@ public struct JSONCoding: Sendable {
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
                 try container.encode(ISO8601Timestamp.string(from: date))
+            }
+        case .iso8601WholeSeconds:
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(ISO8601Timestamp.string(wholeSecondsOf: date))
             }
         case .deferredToDate: encoder.dateEncodingStrategy = .deferredToDate
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
@@ -255,5 +275,13 @@ extension DecodingError {
         case .dataCorrupted(let old): return .dataCorrupted(context(old))
         @unknown default: return self
         }
+    }
+}
+
+extension ISO8601Timestamp {
+    /// The timestamp for a date in whole seconds, in UTC: a fraction is cut off (as Foundation's `.iso8601`
+    /// strategy does), so the text never has one.
+    static func string(wholeSecondsOf date: Date) -> String {
+        string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }

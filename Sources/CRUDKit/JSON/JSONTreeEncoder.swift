@@ -187,6 +187,7 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     private func boxDate(_ date: Date, at path: CodingPathNode) throws -> JSON {
         switch dates {
         case .iso8601: return .string(ISO8601Timestamp.string(from: date))
+        case .iso8601WholeSeconds: return .string(ISO8601Timestamp.string(wholeSecondsOf: date))
         case .secondsSince1970: return try boxDouble(date.timeIntervalSince1970, at: path)
         case .millisecondsSince1970: return try boxDouble(date.timeIntervalSince1970 * 1000, at: path)
         case .deferredToDate: return try boxDouble(date.timeIntervalSinceReferenceDate, at: path)
