@@ -108,7 +108,8 @@ extension CRUDError: LocalizedError {
             return "The request was cancelled."
         case .httpStatus(let response):
             let snippet = String(decoding: response.body.prefix(200), as: UTF8.self)
-            return "The server answered \(response.status)" + (snippet.isEmpty ? "." : ": \(snippet)")
+            let advice = Self.redirectAdvice(for: response).map { " " + $0 } ?? ""
+            return "The server answered \(response.status)" + (snippet.isEmpty ? "." : ": \(snippet)") + advice
         case .conflict:
             return "The resource changed on the server since it was read (412); read it again before writing."
         case .validation(let message, let response):
