@@ -25,6 +25,11 @@ extension InMemoryBackend {
         case apiPagination(pageSize: Int = 25, maxPageSize: Int = 100)
         /// A plain array and no hints: `page` and `per_page` (or the names given) query parameters.
         case pageNumber(pageSize: Int = 25, pageParameter: String = "page", sizeParameter: String = "per_page")
+        /// FastAPI as usually written (`offset: int = 0, limit: int = Query(100, le=100)`): a plain array for
+        /// `offset` and `limit` query parameters (`limit` capped at `maxLimit`), a `Link` header with absolute
+        /// URLs keeping the other query parameters (`rel="first"` and `"prev"` after the first page, `"next"` and
+        /// `"last"` before the last one) and `x-total-count`. An offset past the end is an empty array.
+        case offsetLinkHeader(limit: Int = 100, maxLimit: Int = 100)
         /// A plain array and no hints: `offset` and `limit` (or the names given) query parameters.
         case offset(limit: Int = 100, offsetParameter: String = "offset", limitParameter: String = "limit")
 
@@ -36,6 +41,7 @@ extension InMemoryBackend {
             case .linkHeader, .apiPagination: ["page", "per_page"]
             case .pageNumber(_, let page, let size): [page, size]
             case .offset(_, let offset, let limit): [offset, limit]
+            case .offsetLinkHeader: ["offset", "limit"]
             }
         }
     }
@@ -190,6 +196,21 @@ extension InMemoryBackend {
             let size = asked > 0 ? asked : max(defaultSize, 1)
             let page = max(try number(pageName) ?? 1, 1)
             return jsonResponse(200, plain(slice(items, from: saturatedProduct(page - 1, size), count: size)))
+        case .offsetLinkHeader(let defaultLimit, let maxLimit):
+            let offset = max(try number("offset") ?? 0, 0)
+            let asked = try number("limit") ?? 0
+            let limit = asked > 0 ? min(asked, max(maxLimit, 1)) : max(defaultLimit, 1)
+            let lastOffset = items.isEmpty ? 0 : (items.count - 1) / limit * limit
+            var links: [(String, Int)] = []
+            if offset > 0 { links += [("first", 0), ("prev", max(0, min(offset, items.count) - limit))] }
+            if offset < lastOffset { links += [("next", offset + limit), ("last", lastOffset)] }
+            var headers: HTTPHeaders = ["x-total-count": "\(items.count)"]
+            if !links.isEmpty {
+                headers["Link"] = links.map { rel, destination in
+                    "<\(link(url, target, replacing: "offset", with: destination, sorted: false))>; rel=\"\(rel)\""
+                }.joined(separator: ", ")
+            }
+            return jsonResponse(200, plain(slice(items, from: offset, count: limit)), headers: headers)
         case .offset(let defaultLimit, let offsetName, let limitName):
             let offset = max(try number(offsetName) ?? 0, 0)
             let asked = try number(limitName) ?? 0

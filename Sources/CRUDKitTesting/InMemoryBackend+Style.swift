@@ -72,9 +72,11 @@ extension InMemoryBackend {
             trailingSlash: .never, pagination: .apiPagination(), errors: .rails, createAnswer: .objectWithLocation,
             putOmissions: .kept)
 
-        /// FastAPI: no trailing slash, `skip`/`limit` with a plain array, 422 `{"detail": [{"loc": …}]}`.
+        /// FastAPI: no trailing slash, `offset`/`limit` with a plain array, `Link` and `x-total-count` (see
+        /// ``Pagination/offsetLinkHeader(limit:maxLimit:)``), 422 `{"detail": [{"loc": …}]}`, 201 with the object;
+        /// a PUT replaces the whole object (a key it leaves out falls back to its default).
         public static let fastAPI = Style(
-            trailingSlash: .never, pagination: .offset(offsetParameter: "skip"), errors: .fastAPI)
+            trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI)
     }
 
     /// Whether the backend's paths end with a slash.

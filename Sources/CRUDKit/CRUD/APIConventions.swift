@@ -12,6 +12,7 @@ import Foundation
 /// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` |
 /// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
 /// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` |
+/// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | FastAPI `detail` | `Bearer` |
 /// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
@@ -82,6 +83,13 @@ public struct APIConventions: Sendable, Hashable {
     /// `Bearer` tokens.
     public static let rails = APIConventions(
         name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails)
+
+    /// FastAPI: no trailing slash, repeated keys for lists (`?tags=a&tags=b`, what `List[str] = Query()` reads),
+    /// ``Pagination/automatic`` (a plain array with a `Link` header for `?offset=&limit=` and the total in
+    /// `x-total-count`, followed link by link so a server-side `limit` cap never cuts the walk short), FastAPI's
+    /// 422 `{"detail": [{"loc": […], "msg": …}]}` errors, `Bearer` tokens.
+    public static let fastAPI = APIConventions(
+        name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI)
 
     /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
     /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
