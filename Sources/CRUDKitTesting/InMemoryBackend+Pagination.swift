@@ -23,6 +23,10 @@ extension InMemoryBackend {
         /// one; none for a single page) and the `Total` and `Per-Page` headers. A page past the end is an empty
         /// array.
         case apiPagination(pageSize: Int = 25, maxPageSize: Int = 100)
+        /// Vapor's Fluent `paginate(for:)`: `{"items": […], "metadata": {"page": 1, "per": 10, "total": 24}}` for
+        /// `page` and `per` query parameters (`per` capped at `maxPer`; a page below 1 is page 1), with no link.
+        /// A page past the end has no items.
+        case vaporPage(per: Int = 10, maxPer: Int = 100)
         /// A plain array and no hints: `page` and `per_page` (or the names given) query parameters.
         case pageNumber(pageSize: Int = 25, pageParameter: String = "page", sizeParameter: String = "per_page")
         /// FastAPI as usually written (`offset: int = 0, limit: int = Query(100, le=100)`): a plain array for
@@ -42,6 +46,7 @@ extension InMemoryBackend {
             case .pageNumber(_, let page, let size): [page, size]
             case .offset(_, let offset, let limit): [offset, limit]
             case .offsetLinkHeader: ["offset", "limit"]
+            case .vaporPage: ["page", "per"]
             }
         }
     }
@@ -92,6 +97,8 @@ extension InMemoryBackend {
                 "detail": .string(message),
             ]
             return jsonResponse(400, ["errors": [item]], contentType: "application/vnd.api+json")
+        case .vapor:
+            return jsonResponse(400, ["error": true, "reason": .string(message)])
         case .problemDetails:
             let body: JSON = [
                 "type": "about:blank", "title": "Bad Request", "status": 400, "detail": .string(message),
@@ -191,6 +198,13 @@ extension InMemoryBackend {
             }
             let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             return jsonResponse(200, plain(slice), headers: headers)
+        case .vaporPage(let defaultPer, let maxPer):
+            let asked = try number("per") ?? 0
+            let per = asked > 0 ? min(asked, max(maxPer, 1)) : max(defaultPer, 1)
+            let page = max(try number("page") ?? 1, 1)
+            let slice = slice(items, from: saturatedProduct(page - 1, per), count: per)
+            let metadata: JSON = ["page": JSON(page), "per": JSON(per), "total": JSON(items.count)]
+            return jsonResponse(200, ["items": .array(Array(slice)), "metadata": metadata])
         case .pageNumber(let defaultSize, let pageName, let sizeName):
             let asked = try number(sizeName) ?? 0
             let size = asked > 0 ? asked : max(defaultSize, 1)

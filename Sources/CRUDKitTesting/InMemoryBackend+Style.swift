@@ -24,6 +24,10 @@ extension InMemoryBackend {
         public var updateAnswer: UpdateAnswer
         /// What a PUT does to a stored key its body leaves out.
         public var putOmissions: PutOmissions
+        /// What a PATCH does with a `null` member.
+        public var patchNulls: PatchNulls
+        /// How collections registered without an ``IDStrategy`` of their own get ids.
+        public var defaultIDs: IDStrategy
         /// Query parameters that are never read as filters (besides the pagination parameters).
         public var ignoredQueryParameters: Set<String>
 
@@ -38,6 +42,8 @@ extension InMemoryBackend {
         ///   - updateAnswer: What a successful PUT or PATCH answers.
         ///   - ignoredQueryParameters: Query parameters never read as filters.
         ///   - putOmissions: What a PUT does to a stored key its body leaves out.
+        ///   - patchNulls: What a PATCH does with a `null` member.
+        ///   - defaultIDs: How collections registered without an id strategy get ids.
         public init(
             trailingSlash: TrailingSlash = .never,
             pagination: Pagination = .none,
@@ -45,7 +51,9 @@ extension InMemoryBackend {
             createAnswer: CreateAnswer = .object,
             updateAnswer: UpdateAnswer = .object,
             ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"],
-            putOmissions: PutOmissions = .removed
+            putOmissions: PutOmissions = .removed,
+            patchNulls: PatchNulls = .clear,
+            defaultIDs: IDStrategy = .incrementing
         ) {
             self.trailingSlash = trailingSlash
             self.pagination = pagination
@@ -54,6 +62,8 @@ extension InMemoryBackend {
             self.updateAnswer = updateAnswer
             self.ignoredQueryParameters = ignoredQueryParameters
             self.putOmissions = putOmissions
+            self.patchNulls = patchNulls
+            self.defaultIDs = defaultIDs
         }
 
         /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
@@ -77,6 +87,23 @@ extension InMemoryBackend {
         /// a PUT replaces the whole object (a key it leaves out falls back to its default).
         public static let fastAPI = Style(
             trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI)
+
+        /// Vapor 4 with Fluent: no trailing slash, `{"items", "metadata": {"page", "per", "total"}}` for
+        /// `?page=&per=` (see ``Pagination/vaporPage(per:maxPer:)``), 400 `{"error": true, "reason": "…"}` (and
+        /// 404 `{"error": true, "reason": "Not Found"}`), 200 with the created object and no `Location`,
+        /// upper-case UUID ids, a PUT that replaces the whole object and a PATCH that ignores `null`.
+        public static let vapor = Style(
+            trailingSlash: .never, pagination: .vaporPage(), errors: .vapor, createAnswer: .objectWith200,
+            patchNulls: .ignore, defaultIDs: .uppercaseUUID)
+    }
+
+    /// What a PATCH does with a member whose value is `null`.
+    public enum PatchNulls: Sendable, Hashable {
+        /// The field is cleared (JSON Merge Patch; Django REST framework, Rails, FastAPI with `exclude_unset`).
+        case clear
+        /// The member is ignored and the field keeps its value: a Vapor `PATCH` DTO of optionals, where `nil`
+        /// means "not given".
+        case ignore
     }
 
     /// Whether the backend's paths end with a slash.
@@ -99,6 +126,8 @@ extension InMemoryBackend {
         case objectWithLocation
         /// 201 with only a `Location` header and no body: the client must read the object back.
         case locationOnly
+        /// 200 (not 201) with the created object and no `Location` (Vapor's default for a returned model).
+        case objectWith200
     }
 
     /// What a PUT does to a stored key that its body leaves out.

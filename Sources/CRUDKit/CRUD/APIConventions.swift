@@ -13,6 +13,7 @@ import Foundation
 /// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
 /// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` |
 /// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | FastAPI `detail` | `Bearer` |
+/// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` |
 /// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
@@ -38,6 +39,9 @@ public struct APIConventions: Sendable, Hashable {
     /// (``Updatable/update(from:)->Self``) sends `null` for what became `nil`; ``JSONAttribute/absent`` is
     /// never sent.
     public var putNilEncoding: JSONCoding.NilEncoding
+    /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
+    /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
+    public var coding: JSONCoding?
 
     /// Creates conventions.
     /// - Parameters:
@@ -48,6 +52,7 @@ public struct APIConventions: Sendable, Hashable {
     ///   - errorShape: The error body shape.
     ///   - authorizationScheme: The `Authorization` scheme for tokens.
     ///   - putNilEncoding: What a `nil` optional becomes in a `PUT` body (`null` unless told otherwise).
+    ///   - coding: The server's keys and dates, or `nil` to leave the API's coding alone.
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
@@ -55,7 +60,8 @@ public struct APIConventions: Sendable, Hashable {
         pagination: Pagination = .automatic,
         errorShape: ServerErrorShape = .automatic,
         authorizationScheme: String = "Bearer",
-        putNilEncoding: JSONCoding.NilEncoding = .null
+        putNilEncoding: JSONCoding.NilEncoding = .null,
+        coding: JSONCoding? = nil
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -64,6 +70,7 @@ public struct APIConventions: Sendable, Hashable {
         self.errorShape = errorShape
         self.authorizationScheme = authorizationScheme
         self.putNilEncoding = putNilEncoding
+        self.coding = coding
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
@@ -91,6 +98,19 @@ public struct APIConventions: Sendable, Hashable {
     public static let fastAPI = APIConventions(
         name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI)
 
+    /// Vapor 4 with Fluent: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/vapor``
+    /// (`{"items", "metadata": {"page", "per", "total"}}` for `?page=&per=`), ``JSONCoding/vapor`` (keys as declared,
+    /// ISO-8601 dates in whole seconds), errors `{"error": true, "reason": "…"}` read as the message, `Bearer`
+    /// tokens.
+    ///
+    /// Create answers 200 with the object (no `Location`): that is the created value. Ids are usually `UUID`s,
+    /// written upper-case, as `UUID`'s own `description` writes them. ``Updatable/update()->Self`` (PUT) replaces
+    /// the whole object, so it clears what you set to `nil`. ``Updatable/update(from:)->Self`` (PATCH) sends only
+    /// the changes, but a Vapor `PATCH` DTO of optionals usually ignores `null`: it can set fields, not clear
+    /// them; clear a field with `update()`.
+    public static let vapor = APIConventions(
+        name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor)
+
     /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
     /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
     public static let jsonAPI = APIConventions(
@@ -106,12 +126,14 @@ public struct APIConventions: Sendable, Hashable {
 }
 
 extension APIConfiguration {
-    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together.
+    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together, and ``coding``
+    /// when the conventions name one (``APIConventions/vapor`` does).
     /// - Parameter conventions: The conventions.
     public mutating func apply(_ conventions: APIConventions) {
         self.conventions = conventions
         trailingSlash = conventions.trailingSlash
         queryStyle = conventions.queryStyle
+        if let coding = conventions.coding { self.coding = coding }
     }
 }
 

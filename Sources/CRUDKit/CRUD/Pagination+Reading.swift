@@ -38,6 +38,7 @@ extension Pagination {
 
     /// The total number of items, from the envelope or the total header.
     func total(in json: JSON, response: HTTPResponse) -> Int? {
+        if let path = totalKeyPath, let total = json.value(atPath: path)?.int { return total }
         switch style {
         case .envelope(_, _, let key?):
             if let total = json.value(atPath: key)?.int { return total }
@@ -93,7 +94,9 @@ extension Pagination {
             return linkNext(response, resolve: resolve)
         case .pageNumber(let parameter, let firstPage, _, let configuredSize):
             guard request.url == nil, count > 0 else { return nil }
-            let served = pageSizeHeader.flatMap { Self.headerNumber([$0], in: response) }.flatMap { $0 > 0 ? $0 : nil }
+            let stated = pageSizeKeyPath.flatMap { json.value(atPath: $0)?.int }
+            let served = (stated ?? pageSizeHeader.flatMap { Self.headerNumber([$0], in: response) })
+                .flatMap { $0 > 0 ? $0 : nil }
             let pageSize = configuredSize ?? served
             if let pageSize, count < pageSize { return nil }
             let current = Self.integer(request.query[parameter]) ?? firstPage

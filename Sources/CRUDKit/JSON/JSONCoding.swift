@@ -23,7 +23,7 @@ import Foundation
 /// `DecodingError`s (case and coding path; a number out of range for its type names its coding path, which
 /// `JSONDecoder` on Linux leaves empty). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
 /// the same way (``makeJSONDecoder()``, ``makeJSONEncoder()``).
-public struct JSONCoding: Sendable {
+public struct JSONCoding: Sendable, Hashable {
     /// How dates are read and written.
     public enum DateCoding: Sendable, Hashable {
         /// ISO-8601 timestamps: read with or without fractional seconds and with any offset; written in UTC
