@@ -15,6 +15,8 @@ extension InMemoryBackend {
         case incrementing
         /// Lower-case version-4-shaped UUID strings, derived from a counter so every run gives the same ids.
         case uuid
+        /// The same UUIDs upper-case, as Swift's `UUID` (and so Vapor) writes them.
+        case uppercaseUUID
     }
 
     /// A registered collection.
@@ -50,7 +52,7 @@ extension InMemoryBackend {
             created += 1
             switch ids {
             case .incrementing: return JSON(created)
-            case .uuid:
+            case .uuid, .uppercaseUUID:
                 var generator = SplitMix64(seed: UInt64(created) &* 0x2545_f491_4f6c_dd1d)
                 let high = generator.next()
                 let low = generator.next()
@@ -60,9 +62,10 @@ extension InMemoryBackend {
                 }
                 let timeHigh = (high & 0x0fff) | 0x4000
                 let variant = (low >> 48 & 0x3fff) | 0x8000
-                return .string(
+                let text =
                     "\(hex(high >> 32, 8))-\(hex(high >> 16 & 0xffff, 4))-\(hex(timeHigh, 4))-"
-                        + "\(hex(variant, 4))-\(hex(low & 0xffff_ffff_ffff, 12))")
+                    + "\(hex(variant, 4))-\(hex(low & 0xffff_ffff_ffff, 12))"
+                return .string(ids == .uppercaseUUID ? text.uppercased() : text)
             }
         }
 

@@ -22,9 +22,17 @@ extension InMemoryBackend {
         /// `errors` (`[{"detail": "…", "pointer": "#/age"}]`) and `invalid-params` (`[{"name": "age",
         /// "reason": "…"}]`, the RFC 7807 example's form).
         case problemDetails
+        /// Vapor's `ErrorMiddleware`: 400 `{"error": true, "reason": "age …, email …"}` (every message in one
+        /// `reason`, each after its field); a missing object is 404 `{"error": true, "reason": "Not Found"}`.
+        case vapor
 
         /// The status a validation failure answers.
-        public var status: Int { self == .drf ? 400 : 422 }
+        public var status: Int {
+            switch self {
+            case .drf, .vapor: 400
+            default: 422
+            }
+        }
     }
 
     /// The validator key for errors about the whole object rather than one field.
@@ -62,6 +70,11 @@ extension InMemoryBackend {
                 }
             }
             body = ["errors": .array(details)]
+        case .vapor:
+            let reasons = fields.flatMap { field, messages in
+                messages.map { isObject(field) ? $0 : "\(field) \($0)" }
+            }
+            body = ["error": true, "reason": .string(reasons.joined(separator: ", "))]
         case .problemDetails:
             contentType = "application/problem+json"
             let pairs = fields.flatMap { field, messages in messages.map { (field, $0) } }
@@ -84,6 +97,18 @@ extension InMemoryBackend {
         var fields: HTTPHeaders = ["Content-Type": contentType]
         fields = fields.merging(headers)
         return HTTPResponse(status: status, headers: fields, body: (try? body.data()) ?? Data())
+    }
+
+    /// `response` in Vapor's shape when it is a `{"detail": …}` error: `{"error": true, "reason": …}`, with
+    /// `"Not Found"` for a 404 (what `Abort(.notFound)` says); any other response as it is.
+    static func vaporError(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.status >= 400, let detail = (try? JSON(data: response.body))?["detail"].string else {
+            return response
+        }
+        let reason = response.status == 404 ? "Not Found" : detail
+        var headers = response.headers
+        headers["Content-Type"] = "application/json; charset=utf-8"
+        return jsonResponse(response.status, ["error": true, "reason": .string(reason)], headers: headers)
     }
 
     /// `{"detail": message}` with `status`, the shape Django REST framework uses for every non-field error.

@@ -17,8 +17,23 @@ extension InMemoryBackend {
         /// URLs keeping the other query parameters) and `X-Total-Count`, with `page` and `per_page` query
         /// parameters, as GitHub does. A page past the end is an empty array.
         case linkHeader(pageSize: Int = 30, maxPageSize: Int = 100)
+        /// Rails' api-pagination (with kaminari or pagy): a plain array for `page` and `per_page` query parameters
+        /// (`per_page` capped at `maxPageSize`), a `Link` header with absolute URLs keeping the other query
+        /// parameters (`rel="first"` and `"prev"` after the first page, `"next"` and `"last"` before the last
+        /// one; none for a single page) and the `Total` and `Per-Page` headers. A page past the end is an empty
+        /// array.
+        case apiPagination(pageSize: Int = 25, maxPageSize: Int = 100)
+        /// Vapor's Fluent `paginate(for:)`: `{"items": […], "metadata": {"page": 1, "per": 10, "total": 24}}` for
+        /// `page` and `per` query parameters (`per` capped at `maxPer`; a page below 1 is page 1), with no link.
+        /// A page past the end has no items.
+        case vaporPage(per: Int = 10, maxPer: Int = 100)
         /// A plain array and no hints: `page` and `per_page` (or the names given) query parameters.
         case pageNumber(pageSize: Int = 25, pageParameter: String = "page", sizeParameter: String = "per_page")
+        /// FastAPI as usually written (`offset: int = 0, limit: int = Query(100, le=100)`): a plain array for
+        /// `offset` and `limit` query parameters (`limit` capped at `maxLimit`), a `Link` header with absolute
+        /// URLs keeping the other query parameters (`rel="first"` and `"prev"` after the first page, `"next"` and
+        /// `"last"` before the last one) and `x-total-count`. An offset past the end is an empty array.
+        case offsetLinkHeader(limit: Int = 100, maxLimit: Int = 100)
         /// A plain array and no hints: `offset` and `limit` (or the names given) query parameters.
         case offset(limit: Int = 100, offsetParameter: String = "offset", limitParameter: String = "limit")
 
@@ -27,9 +42,11 @@ extension InMemoryBackend {
             switch self {
             case .none: []
             case .envelope: ["page", "page_size"]
-            case .linkHeader: ["page", "per_page"]
+            case .linkHeader, .apiPagination: ["page", "per_page"]
             case .pageNumber(_, let page, let size): [page, size]
             case .offset(_, let offset, let limit): [offset, limit]
+            case .offsetLinkHeader: ["offset", "limit"]
+            case .vaporPage: ["page", "per"]
             }
         }
     }
@@ -80,6 +97,8 @@ extension InMemoryBackend {
                 "detail": .string(message),
             ]
             return jsonResponse(400, ["errors": [item]], contentType: "application/vnd.api+json")
+        case .vapor:
+            return jsonResponse(400, ["error": true, "reason": .string(message)])
         case .problemDetails:
             let body: JSON = [
                 "type": "about:blank", "title": "Bad Request", "status": 400, "detail": .string(message),
@@ -163,11 +182,49 @@ extension InMemoryBackend {
             let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
             let headers: HTTPHeaders = ["Link": header.joined(separator: ", "), "X-Total-Count": "\(items.count)"]
             return jsonResponse(200, plain(slice), headers: headers)
+        case .apiPagination(let defaultSize, let maxSize):
+            let asked = try number("per_page") ?? 0
+            let size = asked > 0 ? min(asked, max(maxSize, 1)) : max(defaultSize, 1)
+            let pages = pageCount(size)
+            let page = max(try number("page") ?? 1, 1)
+            var links: [(String, Int)] = []
+            if page > 1 { links += [("first", 1), ("prev", page - 1)] }
+            if page < pages { links += [("next", page + 1), ("last", pages)] }
+            var headers: HTTPHeaders = ["Total": "\(items.count)", "Per-Page": "\(size)"]
+            if !links.isEmpty {
+                headers["Link"] = links.map { rel, destination in
+                    "<\(link(url, target, replacing: "page", with: destination, sorted: false))>; rel=\"\(rel)\""
+                }.joined(separator: ", ")
+            }
+            let slice = slice(items, from: saturatedProduct(page - 1, size), count: size)
+            return jsonResponse(200, plain(slice), headers: headers)
+        case .vaporPage(let defaultPer, let maxPer):
+            let asked = try number("per") ?? 0
+            let per = asked > 0 ? min(asked, max(maxPer, 1)) : max(defaultPer, 1)
+            let page = max(try number("page") ?? 1, 1)
+            let slice = slice(items, from: saturatedProduct(page - 1, per), count: per)
+            let metadata: JSON = ["page": JSON(page), "per": JSON(per), "total": JSON(items.count)]
+            return jsonResponse(200, ["items": .array(Array(slice)), "metadata": metadata])
         case .pageNumber(let defaultSize, let pageName, let sizeName):
             let asked = try number(sizeName) ?? 0
             let size = asked > 0 ? asked : max(defaultSize, 1)
             let page = max(try number(pageName) ?? 1, 1)
             return jsonResponse(200, plain(slice(items, from: saturatedProduct(page - 1, size), count: size)))
+        case .offsetLinkHeader(let defaultLimit, let maxLimit):
+            let offset = max(try number("offset") ?? 0, 0)
+            let asked = try number("limit") ?? 0
+            let limit = asked > 0 ? min(asked, max(maxLimit, 1)) : max(defaultLimit, 1)
+            let lastOffset = items.isEmpty ? 0 : (items.count - 1) / limit * limit
+            var links: [(String, Int)] = []
+            if offset > 0 { links += [("first", 0), ("prev", max(0, min(offset, items.count) - limit))] }
+            if offset < lastOffset { links += [("next", offset + limit), ("last", lastOffset)] }
+            var headers: HTTPHeaders = ["x-total-count": "\(items.count)"]
+            if !links.isEmpty {
+                headers["Link"] = links.map { rel, destination in
+                    "<\(link(url, target, replacing: "offset", with: destination, sorted: false))>; rel=\"\(rel)\""
+                }.joined(separator: ", ")
+            }
+            return jsonResponse(200, plain(slice(items, from: offset, count: limit)), headers: headers)
         case .offset(let defaultLimit, let offsetName, let limitName):
             let offset = max(try number(offsetName) ?? 0, 0)
             let asked = try number(limitName) ?? 0

@@ -11,8 +11,15 @@ extension InMemoryBackend {
         var request: HTTPRequest
     }
 
-    /// Answers `recorded` by the collection rules (called with the lock held).
+    /// Answers `recorded` by the collection rules (called with the lock held), errors in the style's shape.
     static func answer(_ recorded: RecordedRequest, style: Style, time: Date, state: inout State) -> HTTPResponse {
+        let response = routedAnswer(recorded, style: style, time: time, state: &state)
+        return style.errors == .vapor ? vaporError(response) : response
+    }
+
+    private static func routedAnswer(
+        _ recorded: RecordedRequest, style: Style, time: Date, state: inout State
+    ) -> HTTPResponse {
         let target = recorded.target
         let request = recorded.request
         guard let resolved = resolve(target, request: request, in: state) else {

@@ -22,6 +22,12 @@ extension InMemoryBackend {
         public var createAnswer: CreateAnswer
         /// What a successful PUT or PATCH answers.
         public var updateAnswer: UpdateAnswer
+        /// What a PUT does to a stored key its body leaves out.
+        public var putOmissions: PutOmissions
+        /// What a PATCH does with a `null` member.
+        public var patchNulls: PatchNulls
+        /// How collections registered without an ``IDStrategy`` of their own get ids.
+        public var defaultIDs: IDStrategy
         /// Query parameters that are never read as filters (besides the pagination parameters).
         public var ignoredQueryParameters: Set<String>
 
@@ -35,13 +41,19 @@ extension InMemoryBackend {
         ///   - createAnswer: What a successful POST answers.
         ///   - updateAnswer: What a successful PUT or PATCH answers.
         ///   - ignoredQueryParameters: Query parameters never read as filters.
+        ///   - putOmissions: What a PUT does to a stored key its body leaves out.
+        ///   - patchNulls: What a PATCH does with a `null` member.
+        ///   - defaultIDs: How collections registered without an id strategy get ids.
         public init(
             trailingSlash: TrailingSlash = .never,
             pagination: Pagination = .none,
             errors: ErrorShape = .rails,
             createAnswer: CreateAnswer = .object,
             updateAnswer: UpdateAnswer = .object,
-            ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"]
+            ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"],
+            putOmissions: PutOmissions = .removed,
+            patchNulls: PatchNulls = .clear,
+            defaultIDs: IDStrategy = .incrementing
         ) {
             self.trailingSlash = trailingSlash
             self.pagination = pagination
@@ -49,22 +61,49 @@ extension InMemoryBackend {
             self.createAnswer = createAnswer
             self.updateAnswer = updateAnswer
             self.ignoredQueryParameters = ignoredQueryParameters
+            self.putOmissions = putOmissions
+            self.patchNulls = patchNulls
+            self.defaultIDs = defaultIDs
         }
 
         /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
         /// 301), the `{count, next, previous, results}` envelope with `page`/`page_size`, field errors as 400
-        /// `{"age": ["…"]}`, 201 with the object, no `Location`.
+        /// `{"age": ["…"]}`, 201 with the object, no `Location`; a PUT keeps the stored value of a key it leaves
+        /// out (a serializer saves only the fields it was given).
         public static let drf = Style(
-            trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object)
+            trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object,
+            putOmissions: .kept)
 
-        /// A Rails API: no trailing slash, `page`/`per_page` with a plain array, 422 `{"errors": {…}}`, 201 with
-        /// the object and a `Location` header.
+        /// A Rails API: no trailing slash, api-pagination's `page`/`per_page` with a plain array, `Link`, `Total`
+        /// and `Per-Page` (see ``Pagination/apiPagination(pageSize:maxPageSize:)``), 422 `{"errors": {…}}`, 201 with
+        /// the object and a `Location` header; a PUT keeps the stored value of a key it leaves out
+        /// (`update(person_params)` assigns only the keys given).
         public static let rails = Style(
-            trailingSlash: .never, pagination: .pageNumber(), errors: .rails, createAnswer: .objectWithLocation)
+            trailingSlash: .never, pagination: .apiPagination(), errors: .rails, createAnswer: .objectWithLocation,
+            putOmissions: .kept)
 
-        /// FastAPI: no trailing slash, `skip`/`limit` with a plain array, 422 `{"detail": [{"loc": …}]}`.
+        /// FastAPI: no trailing slash, `offset`/`limit` with a plain array, `Link` and `x-total-count` (see
+        /// ``Pagination/offsetLinkHeader(limit:maxLimit:)``), 422 `{"detail": [{"loc": …}]}`, 201 with the object;
+        /// a PUT replaces the whole object (a key it leaves out falls back to its default).
         public static let fastAPI = Style(
-            trailingSlash: .never, pagination: .offset(offsetParameter: "skip"), errors: .fastAPI)
+            trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI)
+
+        /// Vapor 4 with Fluent: no trailing slash, `{"items", "metadata": {"page", "per", "total"}}` for
+        /// `?page=&per=` (see ``Pagination/vaporPage(per:maxPer:)``), 400 `{"error": true, "reason": "…"}` (and
+        /// 404 `{"error": true, "reason": "Not Found"}`), 200 with the created object and no `Location`,
+        /// upper-case UUID ids, a PUT that replaces the whole object and a PATCH that ignores `null`.
+        public static let vapor = Style(
+            trailingSlash: .never, pagination: .vaporPage(), errors: .vapor, createAnswer: .objectWith200,
+            patchNulls: .ignore, defaultIDs: .uppercaseUUID)
+    }
+
+    /// What a PATCH does with a member whose value is `null`.
+    public enum PatchNulls: Sendable, Hashable {
+        /// The field is cleared (JSON Merge Patch; Django REST framework, Rails, FastAPI with `exclude_unset`).
+        case clear
+        /// The member is ignored and the field keeps its value: a Vapor `PATCH` DTO of optionals, where `nil`
+        /// means "not given".
+        case ignore
     }
 
     /// Whether the backend's paths end with a slash.
@@ -87,6 +126,17 @@ extension InMemoryBackend {
         case objectWithLocation
         /// 201 with only a `Location` header and no body: the client must read the object back.
         case locationOnly
+        /// 200 (not 201) with the created object and no `Location` (Vapor's default for a returned model).
+        case objectWith200
+    }
+
+    /// What a PUT does to a stored key that its body leaves out.
+    public enum PutOmissions: Sendable, Hashable {
+        /// The key keeps its stored value (Django REST framework, Rails): only `null` clears a field.
+        case kept
+        /// The key is removed, as if the field fell back to its default (FastAPI and Vapor replace the whole
+        /// object with the decoded body).
+        case removed
     }
 
     /// What a successful PUT or PATCH answers.

@@ -23,6 +23,8 @@ extension InMemoryBackend {
             return objectResponse(201, row, collection: collection, headers: ["Location": location])
         case .locationOnly:
             return HTTPResponse(status: 201, headers: ["Location": location, "ETag": row.etag])
+        case .objectWith200:
+            return objectResponse(200, row, collection: collection)
         }
     }
 
@@ -43,11 +45,17 @@ extension InMemoryBackend {
         if resolved.request.method == .patch {
             updated = row.object
             for (key, change) in members where key != collection.idKey && key != collection.parentKey {
+                if change.isNull, style.patchNulls == .ignore { continue }
                 if case .object = change, let current = updated[key], case .object = current {
                     updated[key] = current.applyingMergePatch(change)
                 } else {
                     updated[key] = change
                 }
+            }
+        } else if style.putOmissions == .kept {
+            updated = row.object
+            for (key, value) in members where key != collection.idKey && key != collection.parentKey {
+                updated[key] = value
             }
         } else {
             updated = JSON.Object([(collection.idKey, row.object[collection.idKey] ?? .null)])

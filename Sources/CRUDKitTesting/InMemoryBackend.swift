@@ -101,7 +101,8 @@ public final class InMemoryBackend: Transport {
     /// ```
     /// - Parameters:
     ///   - path: The collection path, such as `people` or `people/{id}/posts`.
-    ///   - ids: How created objects get their id.
+    ///   - ids: How created objects get their id; `nil` (the default) takes the style's
+    ///     ``Style/defaultIDs`` (incrementing numbers, or upper-case UUIDs for ``Style/vapor``).
     ///   - idKey: The member that holds the id (`id`).
     ///   - objectKey: The key a single object is wrapped in (`{"person": {…}}`), or `nil` for none.
     ///   - collectionKey: The key a plain-array list is wrapped in (`{"people": […]}`), or `nil` for none.
@@ -110,7 +111,7 @@ public final class InMemoryBackend: Transport {
     ///   - validate: Checks objects before they are stored; its errors answer in the style's ``ErrorShape``.
     public func register(
         _ path: String,
-        ids: IDStrategy = .incrementing,
+        ids: IDStrategy? = nil,
         idKey: String = "id",
         objectKey: String? = nil,
         collectionKey: String? = nil,
@@ -122,7 +123,7 @@ public final class InMemoryBackend: Transport {
         state.withLock { state in
             let created = state.collections[key]?.created ?? 0
             state.collections[key] = Collection(
-                segments: segments, key: key, ids: ids, idKey: idKey, objectKey: objectKey,
+                segments: segments, key: key, ids: ids ?? style.defaultIDs, idKey: idKey, objectKey: objectKey,
                 collectionKey: collectionKey, parentKey: parentKey, validate: validate, created: created)
         }
     }

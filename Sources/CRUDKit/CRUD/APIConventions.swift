@@ -11,7 +11,9 @@ import Foundation
 /// |---|---|---|---|---|---|
 /// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` |
 /// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
-/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count`) | Rails | `Bearer` |
+/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` |
+/// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | FastAPI `detail` | `Bearer` |
+/// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` |
 /// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
@@ -27,6 +29,19 @@ public struct APIConventions: Sendable, Hashable {
     public var errorShape: ServerErrorShape
     /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
     public var authorizationScheme: String
+    /// What a `nil` optional property of an `Encodable` model becomes in the body of a `PUT`
+    /// (``Updatable/update()->Self``), unless the model says otherwise
+    /// (``WritableResource/putNilEncoding``). Default ``JSONCoding/NilEncoding/null`` in every preset.
+    ///
+    /// A `PUT` replaces the whole resource, so a property you set to `nil` must clear the field: Django REST
+    /// framework and Rails keep the stored value of a key the body leaves out, so leaving it out would silently
+    /// keep the old value. A `POST` always leaves `nil` optionals out, so the server's defaults apply; a `PATCH`
+    /// (``Updatable/update(from:)->Self``) sends `null` for what became `nil`; ``JSONAttribute/absent`` is
+    /// never sent.
+    public var putNilEncoding: JSONCoding.NilEncoding
+    /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
+    /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
+    public var coding: JSONCoding?
 
     /// Creates conventions.
     /// - Parameters:
@@ -36,13 +51,17 @@ public struct APIConventions: Sendable, Hashable {
     ///   - pagination: How lists are paginated.
     ///   - errorShape: The error body shape.
     ///   - authorizationScheme: The `Authorization` scheme for tokens.
+    ///   - putNilEncoding: What a `nil` optional becomes in a `PUT` body (`null` unless told otherwise).
+    ///   - coding: The server's keys and dates, or `nil` to leave the API's coding alone.
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
         queryStyle: FormParameters.ArrayStyle = .brackets,
         pagination: Pagination = .automatic,
         errorShape: ServerErrorShape = .automatic,
-        authorizationScheme: String = "Bearer"
+        authorizationScheme: String = "Bearer",
+        putNilEncoding: JSONCoding.NilEncoding = .null,
+        coding: JSONCoding? = nil
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -50,6 +69,8 @@ public struct APIConventions: Sendable, Hashable {
         self.pagination = pagination
         self.errorShape = errorShape
         self.authorizationScheme = authorizationScheme
+        self.putNilEncoding = putNilEncoding
+        self.coding = coding
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
@@ -64,9 +85,31 @@ public struct APIConventions: Sendable, Hashable {
         name: "djangoREST", trailingSlash: .always, queryStyle: .repeatedKeys, pagination: .djangoREST,
         errorShape: .djangoREST, authorizationScheme: "Token")
 
-    /// Rails: no trailing slash, bracketed lists (`tags[]=a`), automatic pagination (a `Link` header with
-    /// `X-Total-Count`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`, `Bearer` tokens.
-    public static let rails = APIConventions(name: "rails", trailingSlash: .never, errorShape: .rails)
+    /// Rails: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/rails`` (a `Link` header with the
+    /// total in `X-Total-Count` or api-pagination's `Total`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`,
+    /// `Bearer` tokens.
+    public static let rails = APIConventions(
+        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails)
+
+    /// FastAPI: no trailing slash, repeated keys for lists (`?tags=a&tags=b`, what `List[str] = Query()` reads),
+    /// ``Pagination/automatic`` (a plain array with a `Link` header for `?offset=&limit=` and the total in
+    /// `x-total-count`, followed link by link so a server-side `limit` cap never cuts the walk short), FastAPI's
+    /// 422 `{"detail": [{"loc": […], "msg": …}]}` errors, `Bearer` tokens.
+    public static let fastAPI = APIConventions(
+        name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI)
+
+    /// Vapor 4 with Fluent: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/vapor``
+    /// (`{"items", "metadata": {"page", "per", "total"}}` for `?page=&per=`), ``JSONCoding/vapor`` (keys as declared,
+    /// ISO-8601 dates in whole seconds), errors `{"error": true, "reason": "…"}` read as the message, `Bearer`
+    /// tokens.
+    ///
+    /// Create answers 200 with the object (no `Location`): that is the created value. Ids are usually `UUID`s,
+    /// written upper-case, as `UUID`'s own `description` writes them. ``Updatable/update()->Self`` (PUT) replaces
+    /// the whole object, so it clears what you set to `nil`. ``Updatable/update(from:)->Self`` (PATCH) sends only
+    /// the changes, but a Vapor `PATCH` DTO of optionals usually ignores `null`: it can set fields, not clear
+    /// them; clear a field with `update()`.
+    public static let vapor = APIConventions(
+        name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor)
 
     /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
     /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
@@ -83,12 +126,14 @@ public struct APIConventions: Sendable, Hashable {
 }
 
 extension APIConfiguration {
-    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together.
+    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together, and ``coding``
+    /// when the conventions name one (``APIConventions/vapor`` does).
     /// - Parameter conventions: The conventions.
     public mutating func apply(_ conventions: APIConventions) {
         self.conventions = conventions
         trailingSlash = conventions.trailingSlash
         queryStyle = conventions.queryStyle
+        if let coding = conventions.coding { self.coding = coding }
     }
 }
 

@@ -38,6 +38,7 @@ extension Pagination {
 
     /// The total number of items, from the envelope or the total header.
     func total(in json: JSON, response: HTTPResponse) -> Int? {
+        if let path = totalKeyPath, let total = json.value(atPath: path)?.int { return total }
         switch style {
         case .envelope(_, _, let key?):
             if let total = json.value(atPath: key)?.int { return total }
@@ -50,8 +51,15 @@ extension Pagination {
                 }
             }
         }
-        guard let header = totalHeader, let value = response.headers[header] else { return nil }
-        return Int(value.trimmingCharacters(in: .whitespaces))
+        return Self.headerNumber(totalHeaders, in: response)
+    }
+
+    /// The first of `names` that `response` has, as a whole number.
+    private static func headerNumber(_ names: [String], in response: HTTPResponse) -> Int? {
+        for name in names {
+            if let value = response.headers[name] { return Int(value.trimmingCharacters(in: .whitespaces)) }
+        }
+        return nil
     }
 
     /// The next page's request, or `nil` after the last page.
@@ -84,8 +92,12 @@ extension Pagination {
                 return resolve(link).map(PageRequest.init(url:))
             }
             return linkNext(response, resolve: resolve)
-        case .pageNumber(let parameter, let firstPage, _, let pageSize):
+        case .pageNumber(let parameter, let firstPage, _, let configuredSize):
             guard request.url == nil, count > 0 else { return nil }
+            let stated = pageSizeKeyPath.flatMap { json.value(atPath: $0)?.int }
+            let served = (stated ?? pageSizeHeader.flatMap { Self.headerNumber([$0], in: response) })
+                .flatMap { $0 > 0 ? $0 : nil }
+            let pageSize = configuredSize ?? served
             if let pageSize, count < pageSize { return nil }
             let current = Self.integer(request.query[parameter]) ?? firstPage
             if let total, (current - firstPage + 1) * (pageSize ?? count) >= total { return nil }

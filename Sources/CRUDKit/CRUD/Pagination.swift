@@ -31,16 +31,52 @@ public struct Pagination: Sendable, Hashable {
 
     /// The kind of pagination.
     public var style: Style
-    /// The response header holding the total number of items, when the body does not say.
-    public var totalHeader: String?
+    /// The response headers that may hold the total number of items, when the body does not say; the first one
+    /// present wins (`["X-Total-Count", "Total"]` for ``rails``).
+    public var totalHeaders: [String]
+    /// The response header holding the page size the server used (api-pagination's `Per-Page`), if any: a
+    /// ``Style/pageNumber(parameter:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
+    /// recognises the last page by it.
+    public var pageSizeHeader: String?
+    /// The key path of the total number of items in the body (`"metadata.total"` for Vapor), read before the
+    /// headers, whatever the style.
+    public var totalKeyPath: String?
+    /// The key path of the page size the server used in the body (`"metadata.per"` for Vapor): a
+    /// ``Style/pageNumber(parameter:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
+    /// recognises the last page by it (before ``pageSizeHeader``).
+    public var pageSizeKeyPath: String?
+
+    /// The first of ``totalHeaders``; setting it replaces them all (`nil` reads no header).
+    public var totalHeader: String? {
+        get { totalHeaders.first }
+        set { totalHeaders = newValue.map { [$0] } ?? [] }
+    }
 
     /// Creates a pagination from a style.
     /// - Parameters:
     ///   - style: The kind.
     ///   - totalHeader: The header holding the total (`X-Total-Count` by default).
     public init(_ style: Style, totalHeader: String? = "X-Total-Count") {
+        self.init(style, totalHeaders: totalHeader.map { [$0] } ?? [])
+    }
+
+    /// Creates a pagination from a style, reading the total from the body at `totalKeyPath` or else from the
+    /// first of `totalHeaders` that is present.
+    /// - Parameters:
+    ///   - style: The kind.
+    ///   - totalHeaders: The headers that may hold the total, in order.
+    ///   - pageSizeHeader: The header holding the server's page size, if any.
+    ///   - totalKeyPath: The key path of the total in the body, if any.
+    ///   - pageSizeKeyPath: The key path of the server's page size in the body, if any.
+    public init(
+        _ style: Style, totalHeaders: [String], pageSizeHeader: String? = nil, totalKeyPath: String? = nil,
+        pageSizeKeyPath: String? = nil
+    ) {
         self.style = style
-        self.totalHeader = totalHeader
+        self.totalHeaders = totalHeaders
+        self.pageSizeHeader = pageSizeHeader
+        self.totalKeyPath = totalKeyPath
+        self.pageSizeKeyPath = pageSizeKeyPath
     }
 
     /// Recognises envelopes (`results`, `data`, `items` with `next` and `count`/`total`), `Link` headers and
@@ -49,6 +85,20 @@ public struct Pagination: Sendable, Hashable {
 
     /// A plain array: one page holds everything.
     public static let plain = Pagination(.plain)
+
+    /// Rails: what ``automatic`` recognises (a `Link: <…>; rel="next"` header, or an envelope), with the total in
+    /// `X-Total-Count` or in api-pagination's `Total` header, and the page size in its `Per-Page` header.
+    /// api-pagination (with kaminari or pagy) answers a plain array with `Link` (`first`, `prev`, `next`, `last`)
+    /// for `?page=&per_page=`.
+    public static let rails = Pagination(
+        .automatic, totalHeaders: ["X-Total-Count", "Total"], pageSizeHeader: "Per-Page")
+
+    /// Vapor's Fluent `paginate(for:)`: `{"items": […], "metadata": {"page": 1, "per": 10, "total": 24}}` for
+    /// `?page=&per=`, with no link to the next page: pages are asked for by number, and the walk stops at an empty
+    /// or short page (by `metadata.per`) or when the pages read reach `metadata.total`.
+    public static let vapor = Pagination(
+        .pageNumber(parameter: "page", firstPage: 1, sizeParameter: "per", pageSize: nil), totalHeaders: [],
+        totalKeyPath: "metadata.total", pageSizeKeyPath: "metadata.per")
 
     /// Django REST framework's `{"count": …, "next": …, "previous": …, "results": […]}`.
     public static let djangoREST = Pagination.envelope(items: "results", next: "next", total: "count")

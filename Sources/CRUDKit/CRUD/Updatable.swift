@@ -7,12 +7,16 @@ import Foundation
 /// var edited = ada
 /// edited.favoriteColor = nil
 /// let saved = try await edited.update(from: ada)   // PATCH {"favorite_color": null}
-/// let replaced = try await edited.update()          // PUT with every attribute
+/// let replaced = try await edited.update()          // PUT with every attribute, "favorite_color": null
 /// ```
+///
+/// A `PUT` is a full replacement: a `nil` optional is sent as `null` so the server clears it (see
+/// ``WritableResource/putNilEncoding`` and ``APIConventions/putNilEncoding``).
 public protocol Updatable: WritableResource {}
 
 extension ResourceScope where Model: Updatable {
-    /// Replaces `model` on the server: `PUT /people/{id}` with all its attributes.
+    /// Replaces `model` on the server: `PUT /people/{id}` with all its attributes (`nil` ones as `null`; see
+    /// ``replacement(for:)``).
     /// - Parameter model: The new state; it needs an id.
     /// - Returns: The server's copy (read back by id when the answer has no body).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
@@ -62,10 +66,22 @@ extension ResourceScope where Model: Updatable {
         return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
     }
 
+    /// The body ``update(_:)->Model`` sends: every attribute, `nil` optionals as `null` unless the model's
+    /// ``WritableResource/putNilEncoding`` or the API's ``APIConventions/putNilEncoding`` says
+    /// ``JSONCoding/NilEncoding/omit``; wrapped in ``CRUDResource/objectKey`` when there is one.
+    /// - Parameter model: The new state.
+    /// - Returns: The JSON body.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
+    public func replacement(for model: Model) throws -> JSON {
+        var coding = api.configuration.coding
+        coding.nilEncoding = Model.putNilEncoding ?? api.configuration.conventions.putNilEncoding
+        return try model.requestJSON(coding: coding)
+    }
+
     func performUpdate(_ model: Model, conditions: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
         let id = try model.requireID(for: .update)
         let endpoint = try memberEndpoint(for: .update, segment: id)
-        let body = try model.requestJSON(coding: api.configuration.coding)
+        let body = try replacement(for: model)
         let response = try await exchange(.put, endpoint, body: body, headers: conditions)
         return try await written(response, id: id)
     }

@@ -38,8 +38,9 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The request was cancelled."
         case .httpStatus(let response):
             let snippet = Self.quotedBody(of: response, credentials: credentials)
+            let advice = Self.redirectAdvice(for: response).map { " " + $0 } ?? ""
             return "The server answered \(response.status)\(Self.place(of: response))"
-                + (snippet.isEmpty ? "." : ": \(snippet)")
+                + (snippet.isEmpty ? "." : ": \(snippet)") + advice
         case .conflict(let response):
             return "The server refused the write\(Self.place(of: response)) with \(response.status): the resource "
                 + "changed since it was read; read it again before writing."

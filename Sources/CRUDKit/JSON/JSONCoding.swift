@@ -7,10 +7,15 @@ import Foundation
 /// and written in UTC with milliseconds only when the date has a fractional second. ``plain`` switches both off
 /// (keys as declared, dates as `Date`'s own `Codable` form).
 ///
+/// Keys (``convertsSnakeCase``) and dates (``dates``) are chosen separately: ``camelCase`` keeps the keys as
+/// declared with the default ISO-8601 dates, and ``vapor`` keeps them as declared with whole-second ISO-8601
+/// dates, what a Vapor server's default coders read and write.
+///
 /// ```swift
 /// let coding = JSONCoding.default
 /// let people = try coding.decode([Person].self, from: body, at: "results")
 /// let body = try coding.encode(person)
+/// let vapor = JSONCoding(convertsSnakeCase: false, dates: .iso8601WholeSeconds)   // the same as .vapor
 /// ```
 ///
 /// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree (the
@@ -18,18 +23,31 @@ import Foundation
 /// `DecodingError`s (case and coding path; a number out of range for its type names its coding path, which
 /// `JSONDecoder` on Linux leaves empty). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
 /// the same way (``makeJSONDecoder()``, ``makeJSONEncoder()``).
-public struct JSONCoding: Sendable {
+public struct JSONCoding: Sendable, Hashable {
     /// How dates are read and written.
     public enum DateCoding: Sendable, Hashable {
         /// ISO-8601 timestamps: read with or without fractional seconds and with any offset; written in UTC
         /// with milliseconds only when the date has a fractional second.
         case iso8601
+        /// ISO-8601 timestamps written in whole seconds, in UTC (`2026-11-23T21:04:13Z`; a fraction is cut off),
+        /// and read like ``iso8601``. This is what Foundation's `.iso8601` strategy writes (Vapor's default
+        /// coders), and what it reads everywhere: on Apple platforms it refuses a timestamp with a fraction.
+        case iso8601WholeSeconds
         /// `Date`'s own `Codable` form (seconds since 2001-01-01 as a number).
         case deferredToDate
         /// Seconds since 1970-01-01 as a number.
         case secondsSince1970
         /// Milliseconds since 1970-01-01 as a number.
         case millisecondsSince1970
+    }
+
+    /// What the encoder writes for a `nil` optional property (a keyed `encodeIfPresent` of `nil`).
+    public enum NilEncoding: Sendable, Hashable {
+        /// The key is left out (what `JSONEncoder` does): the server keeps its value or applies its default.
+        case omit
+        /// The key is written with `null`: the server clears the field. ``JSONAttribute/absent`` is still left
+        /// out, and a hand-written `encode(to:)` that skips a key still skips it.
+        case null
     }
 
     /// Which implementation turns bytes into models and back.
@@ -50,6 +68,10 @@ public struct JSONCoding: Sendable {
     public var writing: JSON.WritingOptions
     /// Which implementation to use (default ``Engine/native``).
     public var engine: Engine
+    /// What a `nil` optional property becomes when encoding (default ``NilEncoding/omit``). CRUDKit sets it to
+    /// ``NilEncoding/null`` for the body of a `PUT` (see ``APIConventions/putNilEncoding``). With
+    /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
+    public var nilEncoding: NilEncoding
 
     /// Settings; the defaults convert snake_case keys and use ISO-8601 dates.
     /// - Parameters:
@@ -58,18 +80,21 @@ public struct JSONCoding: Sendable {
     ///   - parsing: Parsing options.
     ///   - writing: Layout of encoded bodies.
     ///   - engine: Which implementation to use.
+    ///   - nilEncoding: What a `nil` optional property becomes when encoding.
     public init(
         convertsSnakeCase: Bool = true,
         dates: DateCoding = .iso8601,
         parsing: JSON.ParsingOptions = .default,
         writing: JSON.WritingOptions = [],
-        engine: Engine = .native
+        engine: Engine = .native,
+        nilEncoding: NilEncoding = .omit
     ) {
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
         self.parsing = parsing
         self.writing = writing
         self.engine = engine
+        self.nilEncoding = nilEncoding
     }
 
     /// snake_case keys and ISO-8601 dates.
@@ -77,6 +102,13 @@ public struct JSONCoding: Sendable {
 
     /// Keys as declared and dates in `Date`'s own `Codable` form: what a bare `JSONDecoder` does.
     public static let plain = JSONCoding(convertsSnakeCase: false, dates: .deferredToDate)
+
+    /// Keys as declared (`firstName`) and ISO-8601 dates as in ``default``.
+    public static let camelCase = JSONCoding(convertsSnakeCase: false)
+
+    /// Keys as declared and ISO-8601 dates in whole seconds (`"2026-11-23T21:04:13Z"`): what Vapor's default
+    /// `JSONEncoder`/`JSONDecoder` (`.iso8601` dates) write and accept.
+    public static let vapor = JSONCoding(convertsSnakeCase: false, dates: .iso8601WholeSeconds)
 
     // MARK: - Decoding
 
@@ -125,6 +157,7 @@ public struct JSONCoding: Sendable {
     /// - Returns: UTF-8 JSON bytes.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
+        if nilEncoding == .null { return try encodeJSON(value).data(options: writing) }
         switch engine {
         case .native: return try encodeJSON(value).data(options: writing)
         case .foundation: return try makeJSONEncoder().encode(value)
@@ -136,6 +169,7 @@ public struct JSONCoding: Sendable {
     /// - Returns: The value.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
+        if nilEncoding == .null { return try JSONTreeEncoder.encodeRoot(value, coding: self) }
         switch engine {
         case .native: return try JSONTreeEncoder.encodeRoot(value, coding: self)
         case .foundation: return try JSON(data: makeJSONEncoder().encode(value))
@@ -150,7 +184,7 @@ public struct JSONCoding: Sendable {
         let decoder = JSONDecoder()
         if convertsSnakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         switch dates {
-        case .iso8601:
+        case .iso8601, .iso8601WholeSeconds:
             decoder.dateDecodingStrategy = .custom { decoder in
                 let container = try decoder.singleValueContainer()
                 let text = try container.decode(String.self)
@@ -181,6 +215,11 @@ public struct JSONCoding: Sendable {
             encoder.dateEncodingStrategy = .custom { date, encoder in
                 var container = encoder.singleValueContainer()
                 try container.encode(ISO8601Timestamp.string(from: date))
+            }
+        case .iso8601WholeSeconds:
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(ISO8601Timestamp.string(wholeSecondsOf: date))
             }
         case .deferredToDate: encoder.dateEncodingStrategy = .deferredToDate
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
@@ -236,5 +275,13 @@ extension DecodingError {
         case .dataCorrupted(let old): return .dataCorrupted(context(old))
         @unknown default: return self
         }
+    }
+}
+
+extension ISO8601Timestamp {
+    /// The timestamp for a date in whole seconds, in UTC: a fraction is cut off (as Foundation's `.iso8601`
+    /// strategy does), so the text never has one.
+    static func string(wholeSecondsOf date: Date) -> String {
+        string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }

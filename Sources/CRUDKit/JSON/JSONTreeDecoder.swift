@@ -159,7 +159,7 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
 
     private func unboxDate(_ value: JSON, at path: CodingPathNode) throws -> Date {
         switch dates {
-        case .iso8601:
+        case .iso8601, .iso8601WholeSeconds:
             let text = try unboxString(value, at: path)
             guard let date = ISO8601Timestamp.date(from: text) else {
                 throw Self.corrupted(Self.invalidDateDescription, at: path)

@@ -46,6 +46,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     private(set) var path: CodingPathNode
     let convertsSnakeCase: Bool
     let dates: JSONCoding.DateCoding
+    /// Whether a keyed `encodeIfPresent(nil)` writes `null` (``JSONCoding/NilEncoding/null``) or nothing.
+    let writesNil: Bool
     private let keyCache: KeyCache
 
     /// Converted keys shared by every encoder of one document.
@@ -53,21 +55,27 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         var converted: [String: String] = [:]
     }
 
-    private init(path: CodingPathNode, convertsSnakeCase: Bool, dates: JSONCoding.DateCoding, keyCache: KeyCache) {
+    private init(
+        path: CodingPathNode, convertsSnakeCase: Bool, dates: JSONCoding.DateCoding, writesNil: Bool,
+        keyCache: KeyCache
+    ) {
         self.path = path
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
+        self.writesNil = writesNil
         self.keyCache = keyCache
     }
 
     static func encodeRoot<T: Encodable>(_ value: T, coding: JSONCoding) throws -> JSON {
         let encoder = JSONTreeEncoder(
-            path: .root, convertsSnakeCase: coding.convertsSnakeCase, dates: coding.dates, keyCache: KeyCache())
+            path: .root, convertsSnakeCase: coding.convertsSnakeCase, dates: coding.dates,
+            writesNil: coding.nilEncoding == .null, keyCache: KeyCache())
         return try encoder.box(value, at: .root)
     }
 
     func child(at path: CodingPathNode) -> JSONTreeEncoder {
-        JSONTreeEncoder(path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, keyCache: keyCache)
+        JSONTreeEncoder(
+            path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, writesNil: writesNil, keyCache: keyCache)
     }
 
     var codingPath: [any CodingKey] { path.keys }
@@ -179,6 +187,7 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     private func boxDate(_ date: Date, at path: CodingPathNode) throws -> JSON {
         switch dates {
         case .iso8601: return .string(ISO8601Timestamp.string(from: date))
+        case .iso8601WholeSeconds: return .string(ISO8601Timestamp.string(wholeSecondsOf: date))
         case .secondsSince1970: return try boxDouble(date.timeIntervalSince1970, at: path)
         case .millisecondsSince1970: return try boxDouble(date.timeIntervalSince1970 * 1000, at: path)
         case .deferredToDate: return try boxDouble(date.timeIntervalSinceReferenceDate, at: path)

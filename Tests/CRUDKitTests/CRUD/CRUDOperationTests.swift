@@ -43,7 +43,8 @@ import Testing
         #expect(saved.favoriteColor == "green")
         #expect(
             server.log.last
-                == #"PUT /v1/people/1 {"id":1,"first_name":"Person","last_name":"1","favorite_color":"green"}"#)
+                == #"PUT /v1/people/1 {"id":1,"first_name":"Person","last_name":"1","age":null,"favorite_color":"green","#
+                + #""address":null}"#)  // a PUT replaces the whole value: nil optionals are sent as null (issue 15)
     }
 
     @Test func patchSendsOnlyTheDifferenceWithNilAsNullAndNestedMembers() async throws {

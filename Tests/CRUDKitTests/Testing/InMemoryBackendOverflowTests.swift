@@ -40,10 +40,11 @@ import Testing
 
     @Test func fastAPIOffsetOutOfRangeIs422WithDetail() async throws {
         let answer = try await call(
-            backend(.fastAPI), .get, "/people?skip=9223372036854775807&limit=9223372036854775807")
+            backend(.fastAPI), .get, "/people?offset=9223372036854775807&limit=9223372036854775807")
         #expect(answer.status == 422)
-        #expect(answer.json["detail"][0]["loc"] == ["query", "skip"])
-        let fine = try await call(backend(.fastAPI), .get, "/people?skip=1&limit=\(InMemoryBackend.largestQueryNumber)")
+        #expect(answer.json["detail"][0]["loc"] == ["query", "offset"])
+        let fine = try await call(
+            backend(.fastAPI), .get, "/people?offset=1&limit=\(InMemoryBackend.largestQueryNumber)")
         #expect(fine.json.arrayValue.count == 2)
     }
 }
