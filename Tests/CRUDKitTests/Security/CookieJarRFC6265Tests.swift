@@ -235,7 +235,7 @@ import Testing
     /// Seeded random `Set-Cookie` lines (controls, separators, dots, long runs) from random hosts, IP addresses
     /// included: nothing traps, and every header the jar gives is a valid field value of at most 50 cookies.
     @Test func randomSetCookieLinesNeverYieldAnUnsafeHeader() throws {
-        var random = SplitMix64(seed: 0xC00C1E)
+        var random = SeededGenerator(seed: 0xC00C1E)
         let alphabet = Array(
             "ab=; ,.\t\r\n\u{0}\u{1}\u{7F}\"/-_:0123456789ExpiresMax-AgeDomainPathSecure".unicodeScalars)
         let hosts = ["a.example.com", "example.com", "co.uk", "x.co.uk", "127.0.0.1", "localhost", "[::1]"]
@@ -269,20 +269,5 @@ import Testing
         #expect(fits.utf8.count == 4096 && tooBig.utf8.count == 4097)
         jar.store(setCookieHeaders: [fits, tooBig], for: origin)
         #expect(try Self.sent(jar, to: "https://example.com/").map { $0.prefix(2) } == ["a="])
-    }
-}
-
-/// A small seeded generator (SplitMix64), so random tests repeat exactly.
-private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
