@@ -9,6 +9,7 @@ extension TransportContract {
             redirectLimit, responseTooLarge, refusedHeader, closeBeforeStatusLine, closeMidBody, idleTimeout,
             taskCancellation, getRedirects, writeRedirects, credentialsAcrossOrigins, authenticationChallenges,
             deadline, informationalAnswers, closeInsideHeaders, cookies, files, progress, futureCancellation,
+            closeDelimitedBody, cancellationReleasesTheConnection,
         ]
     }
 
