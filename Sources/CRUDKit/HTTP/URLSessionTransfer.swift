@@ -89,8 +89,10 @@ final class URLSessionTransfer: Sendable {
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     let state: Locked<State>
     /// Held while an observer closure runs, so reports reach it one at a time and in order, whichever thread
-    /// (the delegate queue or the trailing timer) delivers them.
-    private let delivery = Locked(())
+    /// (the delegate queue or the trailing timer) delivers them; it counts the reports delivered. (Not a
+    /// `Locked<Void>`: ThreadSanitizer reports the exclusive access to a zero-sized value as a race with the
+    /// lock's own storage.)
+    private let delivery = Locked(0)
 
     private static let timerQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.timers")
     private static let cancelQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.cancel")
@@ -340,7 +342,7 @@ final class URLSessionTransfer: Sendable {
     /// Tells the observer `progress` if its throttle admits it now; otherwise keeps it for the trailing timer.
     private func report(_ progress: TransferProgress, upload: Bool, final: Bool = false) {
         guard let closure = upload ? observer.upload : observer.download else { return }
-        delivery.withLock { _ in
+        delivery.withLock { delivered in
             let admitted = state.withLock { state -> Bool in
                 guard !state.finished else { return false }
                 let now = DispatchTime.now().uptimeNanoseconds
@@ -353,7 +355,10 @@ final class URLSessionTransfer: Sendable {
                 if !admitted && state.trailingTimer == nil { scheduleTrailing(&state) }
                 return admitted
             }
-            if admitted { closure(progress) }
+            if admitted {
+                closure(progress)
+                delivered += 1
+            }
         }
     }
 
@@ -368,7 +373,7 @@ final class URLSessionTransfer: Sendable {
 
     /// Delivers the reports the throttles held back (the trailing timer's handler).
     private func deliverPending() {
-        delivery.withLock { _ in
+        delivery.withLock { delivered in
             let due = state.withLock { state -> (upload: TransferProgress?, download: TransferProgress?) in
                 state.trailingTimer = nil
                 guard !state.finished else { return (nil, nil) }
@@ -392,8 +397,14 @@ final class URLSessionTransfer: Sendable {
                 if state.pendingUpload != nil || state.pendingDownload != nil { scheduleTrailing(&state) }
                 return due
             }
-            if let upload = due.upload { observer.upload?(upload) }
-            if let download = due.download { observer.download?(download) }
+            if let upload = due.upload {
+                observer.upload?(upload)
+                delivered += 1
+            }
+            if let download = due.download {
+                observer.download?(download)
+                delivered += 1
+            }
         }
     }
 
