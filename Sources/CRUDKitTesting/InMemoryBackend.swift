@@ -106,6 +106,8 @@ public final class InMemoryBackend: Transport {
     ///   - idKey: The member that holds the id (`id`).
     ///   - objectKey: The key a single object is wrapped in (`{"person": {…}}`), or `nil` for none.
     ///   - collectionKey: The key a plain-array list is wrapped in (`{"people": […]}`), or `nil` for none.
+    ///   - requestKey: A key request bodies may be wrapped in while answers stay bare, as Rails'
+    ///     `wrap_parameters` does (`{"person": {…}}` or `{…}` in, `{…}` out), or `nil` for none.
     ///   - parentKey: For a nested collection, the member set to the parent's id in each created object (as
     ///     Django REST framework's `"person": 3`), or `nil` for none.
     ///   - validate: Checks objects before they are stored; its errors answer in the style's ``ErrorShape``.
@@ -115,6 +117,7 @@ public final class InMemoryBackend: Transport {
         idKey: String = "id",
         objectKey: String? = nil,
         collectionKey: String? = nil,
+        requestKey: String? = nil,
         parentKey: String? = nil,
         validate: Validator? = nil
     ) {
@@ -124,7 +127,8 @@ public final class InMemoryBackend: Transport {
             let created = state.collections[key]?.created ?? 0
             state.collections[key] = Collection(
                 segments: segments, key: key, ids: ids ?? style.defaultIDs, idKey: idKey, objectKey: objectKey,
-                collectionKey: collectionKey, parentKey: parentKey, validate: validate, created: created)
+                collectionKey: collectionKey, requestKey: requestKey, parentKey: parentKey, validate: validate,
+                created: created)
         }
     }
 
