@@ -107,6 +107,29 @@ import Testing
         #expect(error?.description.contains("The write happened") == true)
     }
 
+    @Test func anAcceptedWritesDescriptionHidesSecrets() throws {
+        let url = try #require(URL(string: "https://user:pw-s3cret@api.example.com/people?token=tok-s3cret"))
+        let body = Data(#"{"id": 1, "password": "pass-s3cret"}"#.utf8)
+        let response = HTTPResponse(
+            status: 201, headers: ["Set-Cookie": "session=cookie-s3cret"], body: body, url: url)
+        let failure = CRUDError.decoding(
+            CRUDError.DecodingFailure(keyPath: "person", expected: "a value", found: "nothing", body: body))
+        let error = CRUDError.writeAccepted(response, failure: failure)
+
+        let texts = [error.description, String(reflecting: error), error.localizedDescription]
+        let logged = Redaction.standard.redact(error)
+
+        for text in texts {
+            for secret in ["pw-s3cret", "tok-s3cret", "pass-s3cret", "cookie-s3cret"] {
+                #expect(!text.contains(secret), "\(secret) shown in \(text)")
+            }
+            #expect(text.contains("The server accepted the write (201)"))
+        }
+        guard case .writeAccepted(let redacted, _) = logged else { return #expect(Bool(false)) }
+        #expect(redacted.headers["Set-Cookie"]?.contains("cookie-s3cret") == false)
+        #expect(redacted.url?.absoluteString.contains("tok-s3cret") == false)
+    }
+
     private func crudError(_ body: () async throws -> some Any) async -> CRUDError? {
         do {
             _ = try await body()
