@@ -29,8 +29,9 @@ import Foundation
 /// - Bodies are JSON (or form-encoded, read as strings); an empty body is `{}`; malformed JSON answers 400
 ///   `{"detail": "JSON parse error - …"}`; another `Content-Type` answers 415; a body that is not an object, and
 ///   the validator's field errors, answer in the ``ErrorShape`` of the style.
-/// - With `objectKey`, objects are sent and accepted as `{"person": {…}}`; with `collectionKey`, plain-array
-///   lists are `{"people": […]}`.
+/// - With `objectKey`, objects are sent and accepted as `{"person": {…}}`; with `requestKey`, they are accepted
+///   wrapped or bare and sent bare (Rails' `wrap_parameters`); with `collectionKey`, plain-array lists are
+///   `{"people": […]}`.
 /// - Every single-object answer carries a strong `ETag` (a version that changes on every write) and
 ///   `Last-Modified`. `If-Match` on PUT, PATCH and DELETE answers 412 `{"detail": "Precondition failed."}` on a
 ///   mismatch; `If-None-Match` (or `If-Modified-Since`) on GET answers 304 with no body when unchanged.
