@@ -27,6 +27,8 @@ extension InMemoryBackend {
         var idKey: String
         var objectKey: String?
         var collectionKey: String?
+        /// A key request bodies may be wrapped in; answers are bare.
+        var requestKey: String?
         var parentKey: String?
         var validate: Validator?
         var created = 0

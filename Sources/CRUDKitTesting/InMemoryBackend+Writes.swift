@@ -141,7 +141,8 @@ extension InMemoryBackend {
             return .answer(detailResponse(415, "Unsupported media type \"\(type ?? "")\" in request."))
         }
         var unwrapped = parsed
-        if let key = collection.objectKey, case .object(let outer) = parsed, let inner = outer[key],
+        if let key = collection.objectKey ?? collection.requestKey, case .object(let outer) = parsed,
+            let inner = outer[key],
             case .object = inner
         {
             unwrapped = inner

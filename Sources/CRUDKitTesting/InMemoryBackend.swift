@@ -29,8 +29,9 @@ import Foundation
 /// - Bodies are JSON (or form-encoded, read as strings); an empty body is `{}`; malformed JSON answers 400
 ///   `{"detail": "JSON parse error - …"}`; another `Content-Type` answers 415; a body that is not an object, and
 ///   the validator's field errors, answer in the ``ErrorShape`` of the style.
-/// - With `objectKey`, objects are sent and accepted as `{"person": {…}}`; with `collectionKey`, plain-array
-///   lists are `{"people": […]}`.
+/// - With `objectKey`, objects are sent and accepted as `{"person": {…}}`; with `requestKey`, they are accepted
+///   wrapped or bare and sent bare (Rails' `wrap_parameters`); with `collectionKey`, plain-array lists are
+///   `{"people": […]}`.
 /// - Every single-object answer carries a strong `ETag` (a version that changes on every write) and
 ///   `Last-Modified`. `If-Match` on PUT, PATCH and DELETE answers 412 `{"detail": "Precondition failed."}` on a
 ///   mismatch; `If-None-Match` (or `If-Modified-Since`) on GET answers 304 with no body when unchanged.
@@ -106,6 +107,8 @@ public final class InMemoryBackend: Transport {
     ///   - idKey: The member that holds the id (`id`).
     ///   - objectKey: The key a single object is wrapped in (`{"person": {…}}`), or `nil` for none.
     ///   - collectionKey: The key a plain-array list is wrapped in (`{"people": […]}`), or `nil` for none.
+    ///   - requestKey: A key request bodies may be wrapped in while answers stay bare, as Rails'
+    ///     `wrap_parameters` does (`{"person": {…}}` or `{…}` in, `{…}` out), or `nil` for none.
     ///   - parentKey: For a nested collection, the member set to the parent's id in each created object (as
     ///     Django REST framework's `"person": 3`), or `nil` for none.
     ///   - validate: Checks objects before they are stored; its errors answer in the style's ``ErrorShape``.
@@ -115,6 +118,7 @@ public final class InMemoryBackend: Transport {
         idKey: String = "id",
         objectKey: String? = nil,
         collectionKey: String? = nil,
+        requestKey: String? = nil,
         parentKey: String? = nil,
         validate: Validator? = nil
     ) {
@@ -124,7 +128,8 @@ public final class InMemoryBackend: Transport {
             let created = state.collections[key]?.created ?? 0
             state.collections[key] = Collection(
                 segments: segments, key: key, ids: ids ?? style.defaultIDs, idKey: idKey, objectKey: objectKey,
-                collectionKey: collectionKey, parentKey: parentKey, validate: validate, created: created)
+                collectionKey: collectionKey, requestKey: requestKey, parentKey: parentKey, validate: validate,
+                created: created)
         }
     }
 

@@ -37,7 +37,7 @@ extension Array: ActionResult where Element: CRUDResource {
         let json = try scope.document(response)
         let path = Pagination.automatic.itemsPath(in: json, collectionKey: Element.collectionKey)
         do {
-            return try Element.decodeResources(from: json, at: path, coding: api.configuration.coding)
+            return try Element.decodeResources(from: json, at: path, coding: scope.coding)
         } catch {
             throw CRUDError.decoding(error, body: response.body)
         }

@@ -33,6 +33,28 @@ public protocol CRUDResource: ActionResult {
     /// The key a single object is wrapped in, both ways (`{"person": {…}}`); `nil` (the default) for none.
     static var objectKey: String? { get }
 
+    /// The key a request body is wrapped in when the server answers bare JSON, as Rails' `wrap_parameters` does
+    /// (`{"person": {…}}` in, `{…}` out); `nil` (the default) for none.
+    ///
+    /// Requests are wrapped under it; an answer is read under it when it is an object whose only member is this
+    /// key, and as it is otherwise, so either form is accepted. ``objectKey``, when also set, wins both ways.
+    ///
+    /// ```swift
+    /// static let requestKey: String? = "person"   // POST {"person": {"first_name": "Ada"}} → 201 {"id": 1, …}
+    /// ```
+    static var requestKey: String? { get }
+
+    /// The coding this model's requests and answers use instead of the API's ``APIConfiguration/coding``;
+    /// `nil` (the default) follows the API.
+    ///
+    /// A model whose `CodingKeys` spell the wire keys themselves (`case idNumber = "id_Number"`) must not have its
+    /// keys converted from snake_case; give it ``JSONCoding/camelCase`` (keys as declared):
+    ///
+    /// ```swift
+    /// static let coding: JSONCoding? = .camelCase
+    /// ```
+    static var coding: JSONCoding? { get }
+
     /// The key (or key path, `"data.people"`) a list arrives under (`{"people": […]}`); `nil` (the default)
     /// lets the API's ``Pagination`` find the items.
     static var collectionKey: String? { get }
@@ -83,6 +105,10 @@ public protocol CRUDResource: ActionResult {
 extension CRUDResource {
     /// No wrapping key.
     public static var objectKey: String? { nil }
+    /// No request-only wrapping key.
+    public static var requestKey: String? { nil }
+    /// `nil`: the API's coding.
+    public static var coding: JSONCoding? { nil }
     /// No collection key: the API's ``Pagination`` finds the items.
     public static var collectionKey: String? { nil }
     /// ``path``.

@@ -72,7 +72,7 @@ extension ResourceScope where Model: Enumeratable {
         do {
             items = try Model.decodeResources(
                 from: json, at: pagination.itemsPath(in: json, collectionKey: Model.collectionKey),
-                coding: api.configuration.coding)
+                coding: coding)
         } catch {
             throw CRUDError.decoding(error, body: response.body)
         }

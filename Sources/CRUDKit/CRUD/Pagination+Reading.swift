@@ -24,8 +24,11 @@ extension Pagination {
         return PageRequest(query: query)
     }
 
-    /// Where the items sit in `json`: the model's collection key, the envelope's key, or an automatic guess.
+    /// Where the items sit in `json`: the document itself when it is a plain array (whatever the settings: a
+    /// nested list may be plain where the API's lists are enveloped), the model's collection key, the envelope's
+    /// key, or an automatic guess.
     func itemsPath(in json: JSON, collectionKey: String?) -> String {
+        if json.array != nil { return "" }
         if let collectionKey { return collectionKey }
         switch style {
         case .plain: return ""
@@ -82,6 +85,7 @@ extension Pagination {
         case .plain:
             return nil
         case .envelope(_, let key, _):
+            if json.array != nil { return linkNext(response, resolve: resolve) }
             guard let key, let link = json.value(atPath: key)?.string, !link.isEmpty else { return nil }
             return resolve(link).map(PageRequest.init(url:))
         case .linkHeader:

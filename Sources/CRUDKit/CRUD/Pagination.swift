@@ -19,7 +19,8 @@ public struct Pagination: Sendable, Hashable {
         case automatic
         /// A plain array: everything in one answer.
         case plain
-        /// An object holding the items, the next page's URL and the total under the given keys (key paths).
+        /// An object holding the items, the next page's URL and the total under the given keys (key paths). An
+        /// answer that is a plain array is read as the items (one page, or the next by a `Link` header).
         case envelope(items: String, next: String?, total: String?)
         /// An RFC 8288 `Link` header with `rel="next"`.
         case linkHeader

@@ -92,23 +92,36 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         return try await api.send(request)
     }
 
+    /// The coding this scope's requests and answers use: the model's ``CRUDResource/coding``, else the API's.
+    var coding: JSONCoding { Model.coding ?? api.configuration.coding }
+
     /// Parses a response body as JSON (errors as ``CRUDError/decoding(_:)``).
     func document(_ response: HTTPResponse) throws -> JSON {
         do {
-            return try JSON(data: response.body, options: api.configuration.coding.parsing)
+            return try JSON(data: response.body, options: coding.parsing)
         } catch {
             throw CRUDError.decoding(error, body: response.body)
         }
     }
 
-    /// Maps one model from a response, under ``CRUDResource/objectKey`` when there is one.
+    /// Maps one model from a response, under ``CRUDResource/objectKey`` when there is one, or under
+    /// ``CRUDResource/requestKey`` when the answer is wrapped in it.
     func decodeOne(_ response: HTTPResponse) throws -> Model {
         let json = try document(response)
         do {
-            return try Model.decodeResource(from: json, at: Model.objectKey ?? "", coding: api.configuration.coding)
+            return try Model.decodeResource(from: json, at: Self.objectPath(in: json), coding: coding)
         } catch {
             throw CRUDError.decoding(error, body: response.body)
         }
+    }
+
+    /// Where one model sits in `json`: under the object key; under the request key when the document is an
+    /// object with that key as its only member; else the document itself.
+    static func objectPath(in json: JSON) -> String {
+        if let key = Model.objectKey { return key }
+        guard let key = Model.requestKey, let object = json.object, object.count == 1, object[key]?.object != nil
+        else { return "" }
+        return key
     }
 
     /// Reads one model at `endpoint`.
@@ -118,8 +131,21 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     }
 
     /// The model a write answered with: its body, or (for 204 or an empty 201) a read of the `Location` header,
-    /// or a read of `id`.
+    /// or a read of `id`. The server accepted the write, so a failure to read its answer (or to read the value
+    /// back) is ``CRUDError/writeAccepted(_:failure:)``, which says so and keeps the write's response; only
+    /// cancellation is reported as itself.
     func written(_ response: HTTPResponse, id: String?) async throws -> (Model, HTTPResponse) {
+        do {
+            return try await readWritten(response, id: id)
+        } catch let error as CRUDError {
+            if error.isCancelled { throw error }
+            throw CRUDError.writeAccepted(response, failure: error)
+        } catch {
+            throw CRUDError.writeAccepted(response, failure: CRUDError.decoding(error, body: response.body))
+        }
+    }
+
+    private func readWritten(_ response: HTTPResponse, id: String?) async throws -> (Model, HTTPResponse) {
         if !Self.isBlank(response.body) { return (try decodeOne(response), response) }
         if let location = response.headers["Location"], let url = resolve(location, against: response.url) {
             return try await fetchOne(.url(url))

@@ -62,7 +62,7 @@ extension ResourceScope where Model: Updatable {
     /// ``CRUDResource/objectKey`` when there is one.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
     public func patch(for model: Model, from original: Model) throws -> JSON {
-        let coding = api.configuration.coding
+        let coding = self.coding
         return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
     }
 
@@ -73,7 +73,7 @@ extension ResourceScope where Model: Updatable {
     /// - Returns: The JSON body.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
     public func replacement(for model: Model) throws -> JSON {
-        var coding = api.configuration.coding
+        var coding = self.coding
         coding.nilEncoding = Model.putNilEncoding ?? api.configuration.conventions.putNilEncoding
         return try model.requestJSON(coding: coding)
     }
@@ -91,7 +91,7 @@ extension ResourceScope where Model: Updatable {
         _ model: Model, from original: Model, conditions: HTTPHeaders = [:]
     ) async throws -> (Model, HTTPResponse)? {
         let id = try model.requireID(for: .update)
-        let coding = api.configuration.coding
+        let coding = self.coding
         let changes = try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding))
         if let object = changes.object, object.isEmpty { return nil }
         let endpoint = try memberEndpoint(for: .update, segment: id)

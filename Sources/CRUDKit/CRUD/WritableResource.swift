@@ -31,7 +31,8 @@ extension WritableResource {
     /// `nil`: the API's ``APIConventions/putNilEncoding``.
     public static var putNilEncoding: JSONCoding.NilEncoding? { nil }
 
-    /// The body of a request: ``resourceJSON(coding:)`` wrapped in ``CRUDResource/objectKey`` when there is one.
+    /// The body of a request: ``resourceJSON(coding:)`` wrapped in ``CRUDResource/objectKey`` (or
+    /// ``CRUDResource/requestKey``) when there is one.
     func requestJSON(coding: JSONCoding) throws -> JSON {
         Self.wrap(try encoded(coding: coding))
     }
@@ -47,9 +48,9 @@ extension WritableResource {
         }
     }
 
-    /// `json` under ``CRUDResource/objectKey``, or as it is.
+    /// `json` under ``CRUDResource/objectKey`` (or ``CRUDResource/requestKey``), or as it is.
     static func wrap(_ json: JSON) -> JSON {
-        guard let key = objectKey else { return json }
+        guard let key = objectKey ?? requestKey else { return json }
         var object = JSON.Object()
         object[key] = json
         return .object(object)

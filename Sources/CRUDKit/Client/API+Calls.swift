@@ -204,3 +204,31 @@ extension API {
         return try await download(request, to: destination)
     }
 }
+
+// MARK: - A value under an envelope key
+
+extension API {
+    /// Reads `endpoint` with `GET` and decodes the value under `path` of the answer as `Value`.
+    ///
+    /// ```swift
+    /// let person: Person = try await api.get("people/12", at: "data")         // {"data": {…}}
+    /// let people = try await api.get("people", at: "data.people", as: [Person].self)
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`).
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: The decoded value.
+    /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
+    public func get<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        at path: String,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) async throws -> Value {
+        try await send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
+    }
+}

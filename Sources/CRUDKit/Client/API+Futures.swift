@@ -216,3 +216,30 @@ extension API {
         }
     }
 }
+
+// MARK: - A value under an envelope key
+
+extension API {
+    /// Reads `endpoint` with `GET` and answers a ``Future`` of the value under `path` decoded as `Value`.
+    ///
+    /// ```swift
+    /// api.get("people/12", at: "data.person", as: Person.self)
+    ///     .onSuccess { person in show(person) }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: A path under the base URL, an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`).
+    ///   - query: Query parameters, after the API's defaults.
+    ///   - headers: Headers set over the API's defaults.
+    ///   - type: The type to decode; usually inferred.
+    /// - Returns: A future of the decoded value; cancel it to cancel the request.
+    public func get<Value: Decodable & Sendable>(
+        _ endpoint: some EndpointConvertible,
+        at path: String,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
+    ) -> Future<Value> {
+        send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
+    }
+}

@@ -23,6 +23,8 @@ extension Redaction {
             return .validation(message: redact(text: message), response: redact(response))
         case .invalidRequest(let reason):
             return .invalidRequest(reason: redact(text: reason))
+        case .writeAccepted(let response, let failure):
+            return .writeAccepted(redact(response), failure: redact(failure))
         default:
             return error
         }

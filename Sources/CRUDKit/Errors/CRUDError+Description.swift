@@ -53,6 +53,16 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The response was larger than the \(limit) byte limit."
         case .tooManyRedirects(let limit):
             return "The server redirected more than \(limit) times."
+        case .writeAccepted(let response, let failure):
+            let reason: String
+            if case .decoding(let decoding) = failure {
+                reason = "\(decoding) (the answer began: \(decoding.bodySnippet))."
+            } else {
+                reason = failure.sentence(credentials)
+            }
+            return "The server accepted the write (\(response.status))\(Self.place(of: response)) but its answer "
+                + "could not be read: \(reason) The write happened; read the value again rather than sending the "
+                + "write again."
         }
     }
 

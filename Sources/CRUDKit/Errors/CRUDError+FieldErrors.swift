@@ -83,9 +83,11 @@ public enum ServerErrorShape: Sendable, Hashable {
 
 extension CRUDError {
     /// What the server said in the body of a failed answer, read in any common shape; `nil` without a response
-    /// or when the body holds nothing readable (see ``ServerErrorDetails``).
+    /// or when the body holds nothing readable (see ``ServerErrorDetails``), and for
+    /// ``CRUDError/writeAccepted(_:failure:)`` (its response is a success, not an error body).
     public var serverErrors: ServerErrorDetails? {
-        response.flatMap { ServerErrorDetails(response: $0) }
+        if case .writeAccepted = self { return nil }
+        return response.flatMap { ServerErrorDetails(response: $0) }
     }
 
     /// The messages per field the server sent (`["age": ["Ensure this value is …"]]`); empty when none.

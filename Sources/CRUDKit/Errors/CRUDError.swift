@@ -36,6 +36,10 @@ public enum CRUDError: Error, Sendable {
     case responseTooLarge(limit: Int)
     /// The server redirected more times than the API allows.
     case tooManyRedirects(limit: Int)
+    /// The server accepted a write (a success status: the value was created, replaced or changed) but its answer
+    /// could not be read, or the value could not be read back; `failure` says why. Do not send the write again:
+    /// read the value, or take it from the write's response (kept here, body included).
+    indirect case writeAccepted(HTTPResponse, failure: CRUDError)
 
     /// Which time limit ran out.
     public enum Timeout: Sendable, Hashable {
@@ -88,7 +92,9 @@ public enum CRUDError: Error, Sendable {
     /// The response the server sent, for the cases that have one.
     public var response: HTTPResponse? {
         switch self {
-        case .httpStatus(let response), .conflict(let response), .validation(_, let response): response
+        case .httpStatus(let response), .conflict(let response), .validation(_, let response),
+            .writeAccepted(let response, _):
+            response
         default: nil
         }
     }

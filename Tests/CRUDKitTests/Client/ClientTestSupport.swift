@@ -107,6 +107,7 @@ extension CRUDError {
         case .decoding: "decoding"
         case .responseTooLarge: "responseTooLarge"
         case .tooManyRedirects: "tooManyRedirects"
+        case .writeAccepted(_, let failure): "writeAccepted(\(failure.caseName))"
         }
     }
 }
