@@ -13,3 +13,4 @@ struct Person: CRUDModel, Codable {
 CRUDKit.configure(baseURL: URL(string: "https://api.example.com")!)
 let ada: Person = try await Person(firstName: "Ada").create()
 try await ada.delete()
+try await ada.action(.post, "notify", as: Okay.self)
