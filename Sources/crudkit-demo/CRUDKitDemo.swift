@@ -1,12 +1,16 @@
 import CRUDKit
+import CRUDKitTesting
 import Dispatch
 import Foundation
 
 /// `swift run crudkit-demo`: walks a Person through every operation, with async/await and with Futures, against
 /// a loopback server (or `--base-url`), and exits non-zero when a step does not behave as expected.
 ///
-/// `@main` rather than top-level code: at the top level of `main.swift` every call is in an async context, so
-/// the `Future` overloads the second walk relies on would not be picked.
+/// `@main` rather than top-level code: top-level code that awaits is an async context in which Swift still picks
+/// the `Future` overloads, where a write's `Future` overload is a compile error (it would only start the write).
+///
+/// A walk that fails deletes the people it made before it exits (`--fail-at` checks that against the loopback
+/// server).
 @main
 enum CRUDKitDemo {
     static func main() async {
@@ -28,7 +32,6 @@ enum CRUDKitDemo {
     static func run(_ options: Options) async -> Bool {
         let clock = ContinuousClock()
         let started = clock.now
-        let reporter = Reporter()
         let target: Target
         do {
             target = try Target.start(options)
@@ -37,6 +40,7 @@ enum CRUDKitDemo {
             return false
         }
         defer { target.stop() }
+        let reporter = Reporter(onBegin: failureInjector(options.failAt, backend: target.backend))
         personPath.withLock { $0 = options.path }
         CRUDKit.configure(target.api(options, reporter: reporter))
         print("crudkit-demo: walking a Person through \(target.description)/\(options.path)")
@@ -50,15 +54,45 @@ enum CRUDKitDemo {
             }
             _ = try outcome.get()
         } catch {
+            let step = reporter.step
             let message = (error as? StepFailure)?.description ?? Walk.describe(error)
-            fail("step \"\(reporter.step)\" failed: \(message)")
+            reporter.heading("cleanup")
+            print("  " + (await walk.cleanUp()))
+            reportLoopbackCount(target)
+            fail("step \"\(step)\" failed: \(message)")
             return false
         }
+        reportLoopbackCount(target)
         let elapsed = (clock.now - started).seconds * 1000
         print(
             "\n✓ \(reporter.stepsPassed) steps passed, \(reporter.requests) requests in "
                 + String(format: "%.0f ms", elapsed))
         return true
+    }
+
+    /// Prints how many people the loopback server still holds (none, after a walk that cleaned up).
+    static func reportLoopbackCount(_ target: Target) {
+        guard let backend = target.backend else { return }
+        print("  the loopback server holds \(backend.count(in: personPath.withLock { $0 })) people")
+    }
+
+    /// The reporter's step hook for `--fail-at`: makes the loopback server answer 503 to the first request of
+    /// the step named (in the walk named, `async:` or `futures:`), once.
+    static func failureInjector(
+        _ failAt: String?, backend: InMemoryBackend?
+    ) -> @Sendable (_ walk: String, _ step: String) -> Void {
+        guard let failAt, let backend else { return { _, _ in } }
+        let fired = Locked(false)
+        return { walk, step in
+            let key = walk == "Futures" ? "futures" : "async"
+            guard failAt == step || failAt == "\(key):\(step)" else { return }
+            let first = fired.withLock { fired in
+                let first = !fired
+                fired = true
+                return first
+            }
+            if first { backend.failNext(1, status: 503) }
+        }
     }
 
     static func fail(_ message: String) {

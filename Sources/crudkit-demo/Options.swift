@@ -9,8 +9,11 @@ struct Options: Sendable {
     var path = "people"
     /// The trailing-slash rule; `nil` follows the conventions.
     var trailingSlash: TrailingSlash?
-    /// The server's conventions (`standard` or `drf`).
-    var conventions = APIConventions.standard
+    /// The server's family: its conventions and what the walk does differently there.
+    var preset = Preset.standard
+    /// A step whose first request the loopback server fails with a 503 (`--fail-at`), to check that a failed walk
+    /// deletes what it made; `futures:` or `async:` in front picks one walk, otherwise the first to reach it.
+    var failAt: String?
     /// A token sent as `Authorization: <scheme> <token>`.
     var token: String?
     /// The page size asked for by the all-pages step, so that it crosses pages.
@@ -18,8 +21,11 @@ struct Options: Sendable {
     /// Whether to print the help and stop.
     var showsHelp = false
 
-    /// The query parameter that asks for a page size under these conventions.
-    var pageSizeParameter: String { conventions == .djangoREST ? "page_size" : "per_page" }
+    /// The server's conventions.
+    var conventions: APIConventions { preset.conventions }
+
+    /// The query parameter that asks for a page size on this server.
+    var pageSizeParameter: String { preset.pageSizeParameter }
 
     /// The trailing-slash rule in force.
     var effectiveTrailingSlash: TrailingSlash { trailingSlash ?? conventions.trailingSlash }
@@ -67,11 +73,14 @@ struct Options: Sendable {
                 case let other: throw UsageError(description: "--trailing-slash is always or never, not \(other)")
                 }
             case "--conventions":
-                switch try value() {
-                case "drf", "django", "djangoREST": options.conventions = .djangoREST
-                case "standard": options.conventions = .standard
-                case let other: throw UsageError(description: "--conventions is drf or standard, not \(other)")
+                let name = try value()
+                guard let preset = Preset.named(name) else {
+                    let names = Preset.all.map(\.name).joined(separator: ", ")
+                    throw UsageError(description: "--conventions is one of \(names), not \(name)")
                 }
+                options.preset = preset
+            case "--fail-at":
+                options.failAt = try value()
             case "--token":
                 options.token = try value()
             case "--page-size":
@@ -84,6 +93,9 @@ struct Options: Sendable {
                 throw UsageError(description: "unknown argument \(argument)")
             }
         }
+        if options.failAt != nil && options.baseURL != nil {
+            throw UsageError(description: "--fail-at works with the loopback server only, not with --base-url")
+        }
         return options
     }
 
@@ -94,28 +106,39 @@ struct Options: Sendable {
         With no arguments it starts a loopback HTTP server on 127.0.0.1 serving an in-memory `people`
         collection, then walks a Person through create, read, list, update (PUT), PATCH, all pages, a
         validation error, delete and a 404: once with async/await and once with Futures. It prints one line
-        per HTTP exchange and a summary, and exits 1 if any step does not behave as expected.
+        per HTTP exchange and a summary, and exits 1 if any step does not behave as expected. A walk that
+        fails deletes the people it made before it exits.
 
         USAGE: swift run crudkit-demo [options]
 
         OPTIONS:
           --base-url URL               Walk against a real server instead of the loopback one.
           --path PATH                  The collection path (default: people).
-          --conventions drf|standard   The server's conventions (default: standard): trailing slash,
-                                       pagination, error bodies, token scheme. drf is Django REST framework.
+          --conventions NAME           The server's conventions (default: standard): trailing slash,
+                                       pagination and its page-size parameter, JSON keys, error bodies,
+                                       token scheme. One of standard, drf (Django REST framework), rails,
+                                       fastapi, vapor.
           --trailing-slash always|never
                                        Override the conventions' trailing-slash rule.
           --token TOKEN                Send `Authorization: <scheme> TOKEN` (Token for drf, Bearer otherwise).
           --page-size N                The page size the all-pages step asks for (default: 2), sent as
-                                       page_size (drf) or per_page (standard).
+                                       per_page (standard, rails), page_size (drf), limit (fastapi)
+                                       or per (vapor).
+          --fail-at [async:|futures:]STEP
+                                       Make the loopback server answer 503 to the first request of STEP
+                                       (create, read, list, update, patch, all pages, validation, delete,
+                                       404), to check that a failed walk deletes what it made.
           -h, --help                   Show this help.
 
         The server's collection must accept first_name, last_name, age (a negative age must be rejected
-        with a field error), email and favorite_color, and filter lists by ?last_name=.
+        with a field error or a message naming age), email and favorite_color (camelCase keys on vapor),
+        and filter lists by ?last_name= (?lastName= on vapor). A vapor PATCH ignores null, so on vapor the
+        PATCH step sets favoriteColor instead of clearing it.
 
         EXAMPLES:
           swift run crudkit-demo
           swift run crudkit-demo --conventions drf
+          swift run crudkit-demo --conventions fastapi --page-size 1
           swift run crudkit-demo --base-url http://127.0.0.1:8000 --conventions drf
         """
 }

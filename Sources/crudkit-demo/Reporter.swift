@@ -19,6 +19,7 @@ struct StepFailure: Error, CustomStringConvertible {
 /// checked; counts steps and requests for the summary.
 final class Reporter: Sendable {
     private struct State {
+        var walk = ""
         var step = ""
         var stepHasPrinted = false
         var exchanges: [Exchange] = []
@@ -27,6 +28,14 @@ final class Reporter: Sendable {
     }
 
     private let state = Locked(State())
+    /// Told the walk's heading and the step's name as each step begins (the demo's `--fail-at` hook).
+    private let onBegin: @Sendable (_ walk: String, _ step: String) -> Void
+
+    /// Creates a reporter.
+    /// - Parameter onBegin: Told the walk's heading and the step's name as each step begins.
+    init(onBegin: @escaping @Sendable (_ walk: String, _ step: String) -> Void = { _, _ in }) {
+        self.onBegin = onBegin
+    }
 
     /// Steps that passed so far.
     var stepsPassed: Int { state.withLock { $0.stepsPassed } }
@@ -65,12 +74,17 @@ final class Reporter: Sendable {
 
     /// Prints the heading of a walk.
     func heading(_ title: String) {
+        state.withLock { $0.walk = title }
         print("\n\(title)")
     }
 
     /// Starts a step: the exchanges that follow belong to it.
     func begin(_ step: String) {
-        state.withLock { $0 = State(step: step, stepsPassed: $0.stepsPassed, requests: $0.requests) }
+        let walk = state.withLock { state in
+            state = State(walk: state.walk, step: step, stepsPassed: state.stepsPassed, requests: state.requests)
+            return state.walk
+        }
+        onBegin(walk, step)
     }
 
     /// Forgets the current step's exchanges so far (they stay printed), so that its check sees only what follows.

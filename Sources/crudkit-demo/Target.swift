@@ -10,22 +10,16 @@ struct Target: Sendable {
     let description: String
     /// The loopback server, when the demo started one.
     let server: LoopbackServer?
+    /// The loopback server's data, when the demo started one.
+    let backend: InMemoryBackend?
 
     /// Starts a loopback server with an in-memory collection at `options.path` when there is no `--base-url`.
     static func start(_ options: Options) throws -> Target {
         if let baseURL = options.baseURL {
-            return Target(baseURL: baseURL, description: baseURL.absoluteString, server: nil)
+            return Target(baseURL: baseURL, description: baseURL.absoluteString, server: nil, backend: nil)
         }
-        let slash: InMemoryBackend.TrailingSlash = options.effectiveTrailingSlash == .always ? .always : .never
-        let style: InMemoryBackend.Style
-        if options.conventions == .djangoREST {
-            var drf = InMemoryBackend.Style.drf
-            drf.pagination = .envelope(pageSize: options.pageSize)
-            drf.trailingSlash = slash
-            style = drf
-        } else {
-            style = InMemoryBackend.Style(trailingSlash: slash, pagination: .linkHeader(pageSize: options.pageSize))
-        }
+        var style = options.preset.loopbackStyle(options.pageSize)
+        style.trailingSlash = options.effectiveTrailingSlash == .always ? .always : .never
         let backend = InMemoryBackend(style: style)
         backend.register(options.path) { person, _ in
             guard let age = person["age"].int, age < 0 else { return [:] }
@@ -35,7 +29,7 @@ struct Target: Sendable {
         try server.start()
         return Target(
             baseURL: server.baseURL, description: "a loopback server at \(server.baseURL.absoluteString)",
-            server: server)
+            server: server, backend: backend)
     }
 
     /// Stops the loopback server, if any.

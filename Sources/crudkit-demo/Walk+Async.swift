@@ -8,7 +8,9 @@ extension Walk {
         var made = try await step("create") {
             try checkCreated($0)
         } run: {
-            try await ada.create()
+            let made = try await ada.create()
+            self.made.record(made)
+            return made
         }
         let id = try id(of: made)
 
@@ -34,7 +36,7 @@ extension Walk {
         }
 
         var edited = made
-        edited.favoriteColor = nil
+        edited.favoriteColor = patchedColor
         let original = made
         made = try await step("patch") {
             try checkPatched($0, sent: edited, original: original)
@@ -46,7 +48,11 @@ extension Walk {
         _ = try await step("all pages") {
             try checkAllPages($0, created: everyone)
         } run: {
-            for relative in relatives { everyone.append(try await relative.create()) }
+            for relative in relatives {
+                let relation = try await relative.create()
+                self.made.record(relation)
+                everyone.append(relation)
+            }
             reporter.resetExchanges()  // the check counts the page requests only
             var seen: [Person] = []
             for try await person in Person.all(pagesQuery) { seen.append(person) }
@@ -56,14 +62,19 @@ extension Walk {
         _ = try await step("validation") {
             try checkRejected($0)
         } run: {
-            await outcome { try await invalid.create() }
+            let rejected = await outcome { try await invalid.create() }
+            if case .success(let accepted) = rejected { self.made.record(accepted) }
+            return rejected
         }
 
         let doomed = everyone
         _ = try await step("delete") {
             try checkDeleted($0, count: doomed.count)
         } run: {
-            for person in doomed { _ = try await person.delete() }
+            for person in doomed {
+                try await person.delete()
+                if let id = person.id { self.made.forget(id) }
+            }
             return Okay()
         }
 

@@ -9,7 +9,10 @@ extension Walk {
         reporter.heading("Futures")
         reporter.begin("create")
         return ada.create()
-            .map { made in try passed(checkCreated(made), made) }
+            .map { made in
+                self.made.record(made)
+                return try passed(checkCreated(made), made)
+            }
             .flatMap { made in
                 let id = try id(of: made)
                 reporter.begin("read")
@@ -32,7 +35,7 @@ extension Walk {
             }
             .flatMap { made in
                 var editing = made
-                editing.favoriteColor = nil
+                editing.favoriteColor = patchedColor
                 let edited = editing
                 reporter.begin("patch")
                 return edited.update(from: made)
@@ -41,7 +44,12 @@ extension Walk {
             .flatMap { made in
                 reporter.begin("all pages")
                 let created = relatives.reduce(Future(value: [made])) { chain, relative in
-                    chain.flatMap { people in relative.create().map { people + [$0] } }
+                    chain.flatMap { people in
+                        relative.create().map { relation in
+                            self.made.record(relation)
+                            return people + [relation]
+                        }
+                    }
                 }
                 return created.flatMap { people in
                     reporter.resetExchanges()
@@ -52,12 +60,20 @@ extension Walk {
             .flatMap { people in
                 reporter.begin("validation")
                 return outcome(of: invalid.create())
-                    .map { rejected in try passed(checkRejected(rejected), people) }
+                    .map { rejected in
+                        if case .success(let accepted) = rejected { self.made.record(accepted) }
+                        return try passed(checkRejected(rejected), people)
+                    }
             }
             .flatMap { people in
                 reporter.begin("delete")
                 let deleted = people.reduce(Future(value: Okay())) { chain, person in
-                    chain.flatMap { _ in person.delete() }
+                    chain.flatMap { _ in
+                        person.delete().map { okay in
+                            if let id = person.id { self.made.forget(id) }
+                            return okay
+                        }
+                    }
                 }
                 return deleted.map { okay in try passed(checkDeleted(okay, count: people.count), people) }
             }

@@ -23,6 +23,11 @@ extension ResourceScope where Model: Creatable {
     /// Creates `model` in this scope's collection, as a ``Future``.
     /// - Parameter model: The value to create.
     /// - Returns: A future of the server's copy.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the create. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func create(_ model: Model) -> Future<Model> {
         future { try await performCreate(model).0 }
@@ -48,6 +53,11 @@ extension Creatable {
 
     /// Creates this value on the server, as a ``Future``.
     /// - Returns: A future of the server's copy.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the create. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func create() -> Future<Self> {
         let scope = Self.scope

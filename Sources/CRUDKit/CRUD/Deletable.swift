@@ -21,6 +21,11 @@ extension ResourceScope where Model: Deletable {
     /// Deletes the value with `id`, as a ``Future``.
     /// - Parameter id: The id.
     /// - Returns: A future of ``Okay``.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
+    )
     @discardableResult
     public func delete(id: Model.ID) -> Future<Okay> {
         future { try await performDelete(memberEndpoint(for: .delete, id: id)) }
@@ -38,6 +43,11 @@ extension ResourceScope where Model: Deletable {
     /// Deletes `model` by its id, as a ``Future``.
     /// - Parameter model: The value to delete; it needs an id.
     /// - Returns: A future of ``Okay``.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
+    )
     @discardableResult
     public func delete(_ model: Model) -> Future<Okay> {
         future { try await performDelete(memberEndpoint(for: .delete, of: model)) }
@@ -63,6 +73,11 @@ extension Deletable {
     /// Deletes the value with `id`, as a ``Future``.
     /// - Parameter id: The id.
     /// - Returns: A future of ``Okay``.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
+    )
     @discardableResult
     public static func delete(id: ID) -> Future<Okay> {
         let scope = scope
@@ -80,6 +95,11 @@ extension Deletable {
 
     /// Deletes this value on the server, as a ``Future``.
     /// - Returns: A future of ``Okay``.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
+    )
     @discardableResult
     public func delete() -> Future<Okay> {
         let scope = Self.scope

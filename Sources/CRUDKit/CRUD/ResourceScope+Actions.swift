@@ -35,6 +35,10 @@ extension ResourceScope {
     ///   - body: The body.
     ///   - type: The answer's type.
     /// - Returns: A future of the answer.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
@@ -78,6 +82,10 @@ extension ResourceScope {
     ///   - body: The body.
     ///   - type: The answer's type.
     /// - Returns: A future of the answer.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
@@ -143,6 +151,10 @@ extension CRUDResource {
     ///   - body: The body.
     ///   - type: The answer's type.
     /// - Returns: A future of the answer.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public static func action<Result: ActionResult>(
         _ method: HTTPMethod,
@@ -188,6 +200,10 @@ extension CRUDResource {
     ///   - body: The body.
     ///   - type: The answer's type.
     /// - Returns: A future of the answer.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,

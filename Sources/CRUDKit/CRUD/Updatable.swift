@@ -28,6 +28,11 @@ extension ResourceScope where Model: Updatable {
     /// Replaces `model` on the server, as a ``Future``.
     /// - Parameter model: The new state; it needs an id.
     /// - Returns: A future of the server's copy.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func update(_ model: Model) -> Future<Model> {
         future { try await performUpdate(model).0 }
@@ -53,6 +58,11 @@ extension ResourceScope where Model: Updatable {
     ///   - model: The new state; it needs an id.
     ///   - original: The state as the server last sent it.
     /// - Returns: A future of the server's copy, or of `model` when there was nothing to send.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func update(_ model: Model, from original: Model) -> Future<Model> {
         future { try await performPatch(model, from: original)?.0 ?? model }
@@ -112,6 +122,11 @@ extension Updatable {
 
     /// Replaces this value on the server, as a ``Future``.
     /// - Returns: A future of the server's copy.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func update() -> Future<Self> {
         let scope = Self.scope
@@ -132,6 +147,11 @@ extension Updatable {
     /// Sends only what changed since `original` with `PATCH`, as a ``Future``.
     /// - Parameter original: The value as the server last sent it.
     /// - Returns: A future of the server's copy, or of this value when there was nothing to send.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
+    )
     @discardableResult
     public func update(from original: Self) -> Future<Self> {
         let scope = Self.scope

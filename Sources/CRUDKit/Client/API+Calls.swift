@@ -14,7 +14,7 @@ extension API {
     @discardableResult
     public func get(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
         try await send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
@@ -30,7 +30,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) async throws -> Value {
@@ -48,7 +48,7 @@ extension API {
     @discardableResult
     public func post(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
@@ -66,7 +66,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     public func post<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -85,7 +85,7 @@ extension API {
     @discardableResult
     public func put(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
@@ -103,7 +103,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     public func put<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -122,7 +122,7 @@ extension API {
     @discardableResult
     public func patch(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
@@ -140,7 +140,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     public func patch<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -158,7 +158,7 @@ extension API {
     @discardableResult
     public func delete(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
         try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
@@ -174,7 +174,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     public func delete<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) async throws -> Value {
@@ -195,7 +195,7 @@ extension API {
     public func download(
         _ endpoint: some EndpointConvertible,
         to destination: URL,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {

@@ -14,6 +14,10 @@ extension API {
     ///     .onFailure { error in report(error) }
     /// ```
     /// - Returns: A future that completes with the answer or a ``CRUDError``; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func send<Response>(_ request: Request<Response>) -> Future<Response> {
         Future(callbackQueue: configuration.callbackQueue) { try await self.send(request) }
@@ -21,6 +25,10 @@ extension API {
 
     /// Sends a built request through the pipeline and answers a ``Future`` of the response.
     /// - Returns: A future that completes with the validated response or a ``CRUDError``.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func send(_ request: HTTPRequest) -> Future<HTTPResponse> {
         Future(callbackQueue: configuration.callbackQueue) { try await self.send(request) }
@@ -35,7 +43,7 @@ extension API {
     @discardableResult
     public func get(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
         send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
@@ -50,7 +58,7 @@ extension API {
     /// - Returns: A future of the decoded answer; cancel it to cancel the request.
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) -> Future<Value> {
@@ -64,10 +72,14 @@ extension API {
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     /// - Returns: A future of the response; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func post(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
@@ -82,9 +94,13 @@ extension API {
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: A future of the decoded answer; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     public func post<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -99,10 +115,14 @@ extension API {
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     /// - Returns: A future of the response; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func put(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
@@ -117,9 +137,13 @@ extension API {
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: A future of the decoded answer; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     public func put<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -134,10 +158,14 @@ extension API {
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     /// - Returns: A future of the response; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func patch(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
@@ -152,9 +180,13 @@ extension API {
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: A future of the decoded answer; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     public func patch<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
@@ -168,10 +200,14 @@ extension API {
     ///   - query: Query parameters, after the API's defaults.
     ///   - headers: Headers set over the API's defaults.
     /// - Returns: A future of the response; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     @discardableResult
     public func delete(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
         send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
@@ -184,9 +220,13 @@ extension API {
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: A future of the decoded answer; cancel it to cancel the request.
+    @available(
+        *, noasync,
+        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
+    )
     public func delete<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) -> Future<Value> {
@@ -206,7 +246,7 @@ extension API {
     public func download(
         _ endpoint: some EndpointConvertible,
         to destination: URL,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) -> Future<HTTPResponse> {

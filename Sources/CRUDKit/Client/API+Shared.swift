@@ -54,7 +54,7 @@ extension API {
 public func configure(
     baseURL: URL,
     headers: HTTPHeaders = [:],
-    query: [String: String] = [:],
+    query: some FormParametersConvertible = FormParameters(),
     transport: (any Transport)? = nil,
     interceptors: [any Interceptor] = [],
     retryPolicy: RetryPolicy = .none,

@@ -36,7 +36,7 @@ public final class API: Sendable {
     /// - Parameters:
     ///   - baseURL: The URL paths are relative to; `nil` allows only absolute URLs.
     ///   - headers: Headers sent with every request.
-    ///   - query: Query parameters sent with every request, in the order of their names.
+    ///   - query: Query parameters sent with every request, in the order written.
     ///   - transport: What sends the requests.
     ///   - interceptors: What every request goes through, in order.
     ///   - retryPolicy: When failed requests are sent again.
@@ -47,7 +47,7 @@ public final class API: Sendable {
     public convenience init(
         baseURL: URL?,
         headers: HTTPHeaders = [:],
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         transport: (any Transport)? = nil,
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
@@ -60,7 +60,7 @@ public final class API: Sendable {
             configuration: APIConfiguration(
                 baseURL: baseURL,
                 headers: headers,
-                query: FormParameters(query.mapValues { FormValue.string($0) }),
+                query: query.formParameters,
                 transport: transport,
                 interceptors: interceptors,
                 retryPolicy: retryPolicy,

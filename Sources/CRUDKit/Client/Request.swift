@@ -43,7 +43,7 @@ public struct Request<Response: Sendable>: Sendable {
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, in the order of their names (set ``query`` for lists and nested fields).
+    ///   - query: Query parameters, in the order written; lists and nested fields too (`["tags": ["a", "b"]]`).
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
@@ -51,7 +51,7 @@ public struct Request<Response: Sendable>: Sendable {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil,
@@ -59,7 +59,7 @@ public struct Request<Response: Sendable>: Sendable {
     ) {
         self.method = method
         self.endpoint = endpoint.endpoint
-        self.query = FormParameters(query.mapValues { FormValue.string($0) })
+        self.query = query.formParameters
         self.body = body
         self.headers = headers
         self.timeout = timeout
@@ -78,14 +78,14 @@ extension Request where Response: Decodable {
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, in the order of their names.
+    ///   - query: Query parameters, in the order written.
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -102,7 +102,7 @@ extension Request where Response: Decodable {
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
     ///   - path: Where the value sits in the answer.
-    ///   - query: Query parameters, in the order of their names.
+    ///   - query: Query parameters, in the order written.
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
@@ -110,7 +110,7 @@ extension Request where Response: Decodable {
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
         at path: String,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -133,7 +133,7 @@ extension Request where Response: JSONConvertible {
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
     ///   - type: The hand-mapped type (the label tells this form from the `Decodable` one, for types that are both).
     ///   - path: Where the value sits in the answer; empty for the document itself.
-    ///   - query: Query parameters, in the order of their names.
+    ///   - query: Query parameters, in the order written.
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
@@ -142,7 +142,7 @@ extension Request where Response: JSONConvertible {
         _ endpoint: some EndpointConvertible,
         mapping type: Response.Type,
         at path: String = "",
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -162,7 +162,7 @@ extension Request {
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, in the order of their names.
+    ///   - query: Query parameters, in the order written.
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
@@ -170,7 +170,7 @@ extension Request {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil,
@@ -187,7 +187,7 @@ extension Request where Response == JSON {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -203,7 +203,7 @@ extension Request where Response == Data {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -219,7 +219,7 @@ extension Request where Response == HTTPResponse {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
@@ -235,7 +235,7 @@ extension Request where Response == Okay {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil

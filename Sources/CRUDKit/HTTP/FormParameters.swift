@@ -17,6 +17,13 @@ import Foundation
 /// let query: FormParameters = ["q": "a b&c", "tags": ["x", "y"]]
 /// query.percentEncoded()  // "q=a%20b%26c&tags%5B%5D=x&tags%5B%5D=y"
 /// ```
+///
+/// It is the one query type of CRUDKit: model operations (`Person.list(["age_gte": 30])`), `api.get` and the other
+/// calls, ``Request``, `download` and ``API`` defaults all take it. A dictionary literal is one, values written as
+/// text, numbers, interpolations (`"\(page)"`), lists or nested fields. The calls that took `[String: String]`
+/// (`api.get`, `api.post`…, ``Request``, `download`, `configure`) take any ``FormParametersConvertible``, so a
+/// `[String: String]` (`["q": text]`) still works there; a literal that mixes lists or numbers with text is
+/// written `query: ["q": .string(text), "tags": ["a", "b"]] as FormParameters`.
 public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
     /// How lists are written.
     public enum ArrayStyle: Sendable, Hashable {
@@ -52,6 +59,18 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// Creates parameters from a dictionary, sorted by name so the output is stable.
     public init(_ dictionary: [String: FormValue]) {
         self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// Creates parameters from text values, sorted by name so the output is stable: a `[String: String]` query you
+    /// already hold, for any call that takes ``FormParameters``.
+    ///
+    /// ```swift
+    /// let filters: [String: String] = ["last_name": "Lovelace"]
+    /// let people: [Person] = try await api.get("people", query: FormParameters(filters))
+    /// ```
+    /// - Parameter dictionary: Names and their text values.
+    public init(_ dictionary: [String: String]) {
+        self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, FormValue.string($0.value)) })
     }
 
     /// Creates parameters from a dictionary literal, keeping the order written.
@@ -182,4 +201,30 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
         default: nil
         }
     }
+}
+
+/// A string with interpolations is a text value, so `["page": "\(page)"]` reads as it did when queries were
+/// `[String: String]`.
+extension FormValue: ExpressibleByStringInterpolation {}
+
+/// What a call's `query:` takes: ``FormParameters``, or a `[String: String]` (as `api.get` took before).
+///
+/// ```swift
+/// let text = "Ada"
+/// let people: [Person] = try await api.get("people", query: ["q": text])  // [String: String]
+/// let tagged: [Person] = try await api.get("people", query: ["tags": ["a", "b"]] as FormParameters)
+/// ```
+public protocol FormParametersConvertible: Sendable {
+    /// The parameters, in the order they are written.
+    var formParameters: FormParameters { get }
+}
+
+extension FormParameters: FormParametersConvertible {
+    /// The parameters themselves.
+    public var formParameters: FormParameters { self }
+}
+
+extension Dictionary: FormParametersConvertible where Key == String, Value == String {
+    /// The pairs as text fields, sorted by name so the output is stable.
+    public var formParameters: FormParameters { FormParameters(self) }
 }

@@ -116,15 +116,16 @@ import Testing
 
     @Test func futureOverloadsOfEveryRow() async throws {
         let scope = Member.using(api)
-        let made = try await scope.create(Member(firstName: "F", lastName: "Uture")).value
+        // A write's Future overload is unavailable in async code (noasync): each is made in a synchronous closure.
+        let made = try await { scope.create(Member(firstName: "F", lastName: "Uture")) }().value
         let read = try await scope.read(id: try #require(made.id)).value
         var changed = read
         changed.age = 7
-        let put = try await scope.update(changed).value
-        let patched = try await scope.update(put, from: read).value
+        let put = try await { [changed] in scope.update(changed) }().value
+        let patched = try await { scope.update(put, from: read) }().value
         let listed = try await scope.list().value
         let page = try await scope.page().value
-        let okay = try await scope.delete(patched).value
+        let okay = try await { scope.delete(patched) }().value
         #expect(put.age == 7 && patched.age == 7)
         #expect(listed.count == 2 && page.total == 4)
         #expect(okay == Okay())

@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// The example at the top of README.md, kept here so it compiles with every change.
-/// `walk()` talks to a real server and is never called; `runsAgainstAnInMemoryBackend` runs the same calls offline.
+/// `Walk.main()` talks to a real server and is never called; the test below runs the same calls offline. README
+/// marks `Walk` `@main`, which a test target cannot hold: `.ci/typecheck.sh` type-checks the README's sample as
+/// written, `@main` included.
 enum ReadmeTop {
     struct Person: CRUDModel, Codable {
         static let path = "people"
@@ -14,13 +16,15 @@ enum ReadmeTop {
         var favoriteColor: String?
     }
 
-    static func walk() async throws {
-        CRUDKit.configure(baseURL: URL(string: "https://api.example.com/v1")!)
-        var ada = try await Person(firstName: "Ada", lastName: "Lovelace").create()  // POST   /people
-        ada.favoriteColor = "green"
-        ada = try await ada.update()  // PUT    /people/1
-        for try await person in Person.all(["age_gte": "30"]) { print(person.firstName) }  // every page
-        try await ada.delete()  // DELETE /people/1
+    struct Walk {
+        static func main() async throws {
+            CRUDKit.configure(baseURL: URL(string: "https://api.example.com/v1")!)
+            var ada = try await Person(firstName: "Ada", lastName: "Lovelace").create()  // POST   /people
+            ada.favoriteColor = "green"
+            ada = try await ada.update()  // PUT    /people/1
+            for try await person in Person.all(["age_gte": "30"]) { print(person.firstName) }  // every page
+            try await ada.delete()  // DELETE /people/1
+        }
     }
 }
 
