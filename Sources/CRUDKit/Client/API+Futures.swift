@@ -276,7 +276,7 @@ extension API {
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         at path: String,
-        query: [String: String] = [:],
+        query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) -> Future<Value> {
