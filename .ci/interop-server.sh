@@ -2,8 +2,10 @@
 # Start and stop the Django REST framework server of the CRUDKit interop suite (Tests/Interop/drf).
 #
 #   .ci/interop-server.sh start   creates .build-interop/venv (pinned requirements), migrates a SQLite
-#                                 database in a fresh temporary directory, creates the token user, starts
-#                                 `manage.py runserver 127.0.0.1:<free port> --noreload` in its own process
+#                                 database in a fresh temporary directory, checks the listen backlog
+#                                 (`manage.py interop_backlog_check`), creates the token user, starts
+#                                 `manage.py runserver 127.0.0.1:<free port> --noreload` (Django's runserver
+#                                 with a listen backlog of 1024, from the people app) in its own process
 #                                 group, waits until it answers, and prints for the caller to eval:
 #                                   export CRUDKIT_DRF_URL=http://127.0.0.1:PORT
 #                                   export CRUDKIT_DRF_TOKEN=<40 hex characters>
@@ -158,6 +160,10 @@ start_server() {
 
     (cd "$project" && "$venv/bin/python" manage.py migrate --noinput >>"$logfile" 2>&1) ||
         fail_start "manage.py migrate failed"
+    # The suite opens ~33 connections at once: Django's own backlog of 10 reset some of them (see
+    # people/management/commands/runserver.py). Check that the runserver we start queues a burst of 64.
+    (cd "$project" && "$venv/bin/python" manage.py interop_backlog_check >>"$logfile" 2>&1) ||
+        fail_start "the runserver listen backlog does not hold a burst of 64 connections"
     local token
     token="$(cd "$project" && "$venv/bin/python" manage.py interop_token 2>>"$logfile")" ||
         fail_start "creating the token user failed"

@@ -90,8 +90,9 @@ public final class Future<Value: Sendable>: Sendable {
     ///
     /// Cancellation handlers run only when `cancelled` is true; then every observer is handed `result`,
     /// in registration order. A completion made while this thread is already completing a future (from an
-    /// observer or a cancellation handler) is handed out after that one, so chains of any length complete
-    /// and cancel in constant stack; the outermost completion returns once all of them have been handed out.
+    /// observer or a cancellation handler) runs at once, nested, up to `CompletionTrampoline.maximumInlineDepth`
+    /// levels; a deeper one is handed out after the outermost completion, so chains of any length complete and
+    /// cancel in bounded stack. The outermost completion returns once all of them have been handed out.
     @inlinable @discardableResult
     func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
         let taken: (observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>)? = state.withLock {
@@ -109,17 +110,29 @@ public final class Future<Value: Sendable>: Sendable {
         guard let taken else { return false }
         let runsHandlers = cancelled && !taken.handlers.isEmpty
         if !runsHandlers && taken.observers.isEmpty { return true }
-        // Through the trampoline, so that a completion nested in another one (a derived future, an upstream
-        // future cancelled in turn) waits for it instead of growing the stack.
-        CompletionTrampoline.run {
-            if runsHandlers {
-                taken.handlers.forEach { $0() }
-            }
-            if !taken.observers.isEmpty {
-                self.deliver(taken.observers, result)
+        // At once, with no allocation, unless this thread is already that many completions deep (a long chain
+        // of derived futures, or of upstream futures cancelled in turn): then after the outermost one, so the
+        // stack stays bounded.
+        if let trampoline = CompletionTrampoline.enter() {
+            hand(result, to: taken.observers, handlers: runsHandlers ? taken.handlers : .none)
+            trampoline.leave()
+        } else {
+            CompletionTrampoline.enqueue {
+                self.hand(result, to: taken.observers, handlers: runsHandlers ? taken.handlers : .none)
             }
         }
         return true
+    }
+
+    /// Runs the cancellation `handlers`, then hands `result` to `observers`: the work of one completion.
+    @inlinable
+    func hand(
+        _ result: Outcome, to observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>
+    ) {
+        handlers.forEach { $0() }
+        if !observers.isEmpty {
+            deliver(observers, result)
+        }
     }
 
     /// Hands `result` to `observers`, then to any registered while they ran, until none are left.

@@ -43,6 +43,16 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("CRUDKIT_DRF_DB") or os.path.join(tempfile.gettempdir(), "crudkit-drf-interop.sqlite3"),
+        # The suite writes from ~30 request threads at once. With SQLite's defaults (rollback journal, an fsync
+        # per commit, a 5 s busy timeout, deferred transactions that cannot wait when they upgrade to a write)
+        # a loaded CI machine answered some POSTs with 500 "database is locked". WAL without a per-commit fsync
+        # (a throwaway database), writers that take the lock up front and wait up to 30 s for it: no 500 in
+        # bursts of 300 creates at once.
+        "OPTIONS": {
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        },
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -58,4 +68,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_PAGINATION_CLASS": "people.pagination.PageNumberWithSizePagination",
     "PAGE_SIZE": 10,
+}
+
+# A 500 is written to the server log (stderr, .build-interop/server.log) with its traceback: with DEBUG off,
+# Django would otherwise only mail it to ADMINS, and the log would show nothing but the status.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
 }
