@@ -4,7 +4,7 @@ import Testing
 @testable import CRUDKit
 
 /// Identical reads in flight share one exchange; everything else goes on its own.
-@Suite(.timeLimit(.minutes(1))) struct RequestCoalescingTests {
+@Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct RequestCoalescingTests {
     let transport = GateTransport { request in
         var response = jsonResponse(adaJSON)
         response.url = request.url

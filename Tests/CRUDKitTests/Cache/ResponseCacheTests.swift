@@ -4,7 +4,7 @@ import Testing
 @testable import CRUDKit
 
 /// The response cache's rules, on an in-process transport.
-@Suite(.timeLimit(.minutes(1))) struct ResponseCacheTests {
+@Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct ResponseCacheTests {
     /// Answers every `GET` with 304 when `If-None-Match` is the resource's tag, else 200 with `ETag: "t"`.
     let transport = ScriptedTransport { request, _ in
         if request.headers["If-None-Match"] == "\"t\"" {

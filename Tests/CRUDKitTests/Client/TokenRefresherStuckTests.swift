@@ -89,7 +89,7 @@ private actor Barrier {
         return false
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
     func aHundredCallersEndAtTheirDeadlineWhileTheRefreshHangs() async throws {
         let stuck = StuckRefresh()
         defer { stuck.release() }
@@ -110,7 +110,7 @@ private actor Barrier {
         #expect(await auth.refreshCount == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
     func cancellingTheCallersEndsThemWhileTheRefreshHangs() async throws {
         let stuck = StuckRefresh()
         defer { stuck.release() }
@@ -139,7 +139,7 @@ private actor Barrier {
         #expect(await auth.refreshCount == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
     func aStuckRefreshTimesOutIsCancelledAndTheNextRequestRefreshesAgain() async throws {
         let stuck = StuckRefresh()
         defer { stuck.release() }

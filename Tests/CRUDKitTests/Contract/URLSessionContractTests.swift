@@ -13,7 +13,7 @@ import Testing
                 maximumRedirects: settings.maximumRedirects))
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))), arguments: contract.checks)
     func urlSessionTransportPasses(check: TransportContract.Check) async throws {
         // FoundationNetworking aborts the process on these; HeaderCloseTests runs that case in a child process.
         if check.abortsProcess.contains("URLSessionTransport") { return }

@@ -6,7 +6,7 @@ import Testing
 
 /// Long chains of futures complete and cancel in constant stack: each case runs on a 512 KB thread (the stack
 /// size of GCD and Swift-concurrency threads on Apple platforms) and on a normal one.
-@Suite(.timeLimit(.minutes(5))) struct FutureDeepChainTests {
+@Suite(.timeLimit(.minutes(TestEnvironment.minutes(5)))) struct FutureDeepChainTests {
     /// Runs `body` on a thread with `stackSize` bytes of stack and waits for it without blocking a thread of the
     /// cooperative pool (the suite's time limit bounds the wait); returns true once the thread has finished.
     private func runOnThread(stackSize: Int?, _ body: @escaping @Sendable () -> Void) async -> Bool {

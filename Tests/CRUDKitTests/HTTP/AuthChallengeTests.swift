@@ -27,7 +27,7 @@ struct ChallengeWatchdogExpired: Error {}
 extension NetworkTests {
     /// A 401 with a `WWW-Authenticate` challenge comes back at once as the 401 response, whatever the scheme: on
     /// Linux, FoundationNetworking used to hold a Basic or Digest challenge for a credential that never came.
-    @Suite(.timeLimit(.minutes(1))) struct AuthChallengeTests {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct AuthChallengeTests {
         static let challenges = [
             #"Basic realm="api""#,
             #"Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", opaque="5ccc069c403ebaf9""#,

@@ -6,7 +6,7 @@ import Testing
 extension NetworkTests {
     /// Nothing waits forever by default: a body trickling a byte at a time keeps resetting the idle timeout, so
     /// the transport has a default total deadline (300 s in memory, 3,600 s to a file).
-    @Suite(.timeLimit(.minutes(1))) struct DefaultDeadlineTests {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct DefaultDeadlineTests {
         @Test func theDefaultConfigurationHasATotalDeadline() {
             let configuration = URLSessionTransport.Configuration()
             #expect(configuration.deadline == 300)

@@ -15,7 +15,7 @@ extension NetworkTests {
     /// FoundationNetworking on Linux aborts the process (`Transfer completed, but there's no response`) before any
     /// delegate callback, so no transport above URLSession can catch it: that case runs in a child process here,
     /// which must die with that message (if FoundationNetworking is ever fixed, the test says so).
-    @Suite(.timeLimit(.minutes(1))) struct HeaderCloseTests {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct HeaderCloseTests {
         static let childVariable = "CRUDKIT_HEADER_CLOSE_CHILD"
         /// Status line and one header field, no `Content-Length`, then the server closes.
         static let insideHeaders = "HTTP/1.1 200 OK\r\nContent-Type: text/pl"

@@ -6,7 +6,7 @@ import Testing
 extension NetworkTests {
     /// Progress reaches an observer at a bounded rate: the first report, at most one per 1% (per 64 KiB without a
     /// total) and per 50 ms, and always the final one; never a repeated or smaller count.
-    @Suite(.timeLimit(.minutes(1))) struct ProgressThrottleTests {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct ProgressThrottleTests {
         private final class Reports: Sendable {
             private let values = Locked<[TransferProgress]>([])
             func add(_ progress: TransferProgress) { values.withLock { $0.append(progress) } }

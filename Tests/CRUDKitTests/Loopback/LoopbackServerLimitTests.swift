@@ -54,7 +54,7 @@ import Glibc
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
     func manyIdleConnectionsKeepTheThreadsBoundedAndAreClosedWhenIdle() throws {
         let limit = 40
         let connections = 600
@@ -100,7 +100,7 @@ import Glibc
         )
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
     func aConnectionOverTheLimitIsServedOnceAnotherCloses() throws {
         let server = LoopbackServer(maximumConnections: 1, idleTimeout: 30) { request in
             .response(HTTPResponse(status: 200, headers: ["X-Path": request.path]))

@@ -25,7 +25,7 @@ private struct Walked: CRUDModel, Codable {
         request.recorded.query[name].flatMap { Int($0) } ?? 1
     }
 
-    @Test(.timeLimit(.minutes(1))) func respelledNextLinkForTheSamePageEnds() async throws {
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1)))) func respelledNextLinkForTheSamePageEnds() async throws {
         // The same page under `?x=1`, `?x=2`, … forever.
         stubs.on(.get, "people") { request in
             let next = Self.pageNumber(request, "x") + 1
@@ -37,7 +37,7 @@ private struct Walked: CRUDModel, Codable {
         #expect(stubs.recorder.requests.count == 2)
     }
 
-    @Test(.timeLimit(.minutes(1))) func pageNumbersOnAServerIgnoringThePageEnd() async throws {
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1)))) func pageNumbersOnAServerIgnoringThePageEnd() async throws {
         // Every page is full, and it is always the same page.
         stubs.on(.get, "people", .json([["id": 1, "name": "one"], ["id": 2, "name": "two"]]))
         let everyone = try await Walked.using(api(.pageNumber("page", pageSize: 2))).all().collect()
@@ -45,7 +45,7 @@ private struct Walked: CRUDModel, Codable {
         #expect(stubs.recorder.requests.count == 2)
     }
 
-    @Test(.timeLimit(.minutes(1))) func endlessChainStopsAtTheDefaultCap() async throws {
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1)))) func endlessChainStopsAtTheDefaultCap() async throws {
         // A new item on every page, and always a next page.
         stubs.on(.get, "people") { request in
             let page = Self.pageNumber(request, "page")
@@ -66,7 +66,8 @@ private struct Walked: CRUDModel, Codable {
         #expect(reason.contains("1000 pages") && reason.contains("limited(toPages:)"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func capIsSettableAndAppliesToItemsWithoutIDs() async throws {
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1)))) func capIsSettableAndAppliesToItemsWithoutIDs() async throws
+    {
         stubs.on(.get, "people") { request in
             let page = Self.pageNumber(request, "page")
             return .json(

@@ -68,7 +68,7 @@ extension NetworkTests {
         /// waits for the session's work queue, where the continuation is resumed, so the transport cancels
         /// asynchronously. The server tells the test when each request arrived and answers at once, so the
         /// cancellation lands while the answer is on its way; every request ends with the response or `cancelled`.
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
         func cancellationRacingCompletionNeverHangs() async throws {
             let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
             let server = LoopbackServer(
