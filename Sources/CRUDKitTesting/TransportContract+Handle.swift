@@ -72,7 +72,7 @@ extension TransportContract {
                 .download(LoopbackDownload(length: Self.handleLength, stallAfter: Self.handleStall))
             } body: { server, transport in
                 let (handle, reached) = Self.stalledGET(server, transport)
-                try await Self.first(of: reached, "the body's first half never arrived")
+                try await Self.first(of: reached, "no byte of the body arrived")
                 handle.cancel()
                 try await Self.expectError("cancelled") {
                     try await handle.value
@@ -88,8 +88,9 @@ extension TransportContract {
     static let handleLength = 2 << 20
     static let handleStall = 1 << 20
 
-    /// A `GET` through a handle whose observer signals once half the bytes before the stall have arrived (a
-    /// throttled observer may hold the last report back).
+    /// A `GET` through a handle whose observer signals at the first bytes received: the body stalls after
+    /// ``handleStall`` bytes, so a pause from then on lands mid-body (a throttled observer may hold later reports
+    /// back until the body moves again, which a stalled body never does).
     private static func stalledGET(
         _ server: LoopbackServer, _ transport: any Transport
     )
@@ -99,7 +100,7 @@ extension TransportContract {
         let (reached, signal) = AsyncStream.makeStream(of: Void.self)
         var request = Request<HTTPResponse>(.get, "file")
         request.observer = TransferObserver(download: {
-            if $0.completedBytes >= handleStall / 2 { signal.yield() }
+            if $0.completedBytes > 0 { signal.yield() }
         })
         return (api.handle(for: request), reached)
     }
@@ -107,7 +108,7 @@ extension TransportContract {
     /// Pauses a stalled `GET` mid-body, resumes it, and answers its body.
     private static func pauseAndResume(_ server: LoopbackServer, _ transport: any Transport) async throws -> Data {
         let (handle, reached) = stalledGET(server, transport)
-        try await first(of: reached, "the body's first half never arrived")
+        try await first(of: reached, "no byte of the body arrived")
         guard handle.pause() == .paused else { throw Failure("a GET mid-body refused to pause") }
         handle.resume()
         return try await handle.value.body

@@ -50,7 +50,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         try handle.seek(toOffset: UInt64(base))
         let declared = headers.first(name: "Content-Length").flatMap(Int64.init)
         var reporter = ProgressReporter(expected: declared.map { $0 + base }, observer: observer)
-        reporter.add(Int(base))
+        if base > 0 { reporter.add(Int(base)) }
         for try await piece in pieces {
             try handle.write(contentsOf: Data(piece.readableBytesView))
             reporter.add(piece.readableBytes)
