@@ -8,7 +8,7 @@ extension TransportContract {
     /// A `GET` paused mid-body resumes with `Range` and `If-Range` and ends with exactly the server's body.
     public var handlePauseResume: Check {
         Check(name: "request handle: paused GET resumes byte-exact with Range") {
-            try await Self.withServer(contract: self) { _ in
+            try await Self.withServer(Self.handleSettings, contract: self) { _ in
                 .download(LoopbackDownload(length: Self.handleLength, stallAfter: Self.handleStall))
             } body: { server, transport in
                 try Self.expect(
@@ -30,7 +30,7 @@ extension TransportContract {
     /// A `GET` paused mid-body against a server that ignores ranges starts over and still ends byte-exact.
     public var handleRestart: Check {
         Check(name: "request handle: paused GET restarts when the server ignores Range") {
-            try await Self.withServer(contract: self) { _ in
+            try await Self.withServer(Self.handleSettings, contract: self) { _ in
                 .download(
                     LoopbackDownload(length: Self.handleLength, honoursRanges: false, stallAfter: Self.handleStall))
             } body: { server, transport in
@@ -53,7 +53,7 @@ extension TransportContract {
             })
             try server.start()
             defer { server.stop() }
-            let api = API(baseURL: server.baseURL, transport: makeTransport(Settings()))
+            let api = API(baseURL: server.baseURL, transport: makeTransport(Self.handleSettings))
             let handle = api.handle(for: Request<HTTPResponse>(.post, "people", body: .data(Data("{}".utf8))))
             try await Self.first(of: arrived, "the POST never reached the server")
             let outcome = handle.pause()
@@ -68,7 +68,7 @@ extension TransportContract {
     /// `cancel()` during a stalled body ends the request with ``CRUDError/cancelled``.
     public var handleCancel: Check {
         Check(name: "request handle: cancel ends with CRUDError.cancelled") {
-            try await Self.withServer(contract: self) { _ in
+            try await Self.withServer(Self.handleSettings, contract: self) { _ in
                 .download(LoopbackDownload(length: Self.handleLength, stallAfter: Self.handleStall))
             } body: { server, transport in
                 let (handle, reached) = Self.stalledGET(server, transport)
@@ -87,6 +87,8 @@ extension TransportContract {
 
     static let handleLength = 2 << 20
     static let handleStall = 1 << 20
+    /// Settings whose maximum response size holds the whole body.
+    static let handleSettings = Settings(maximumResponseSize: 8 << 20)
 
     /// A `GET` through a handle whose observer signals at the first bytes received: the body stalls after
     /// ``handleStall`` bytes, so a pause from then on lands mid-body (a throttled observer may hold later reports

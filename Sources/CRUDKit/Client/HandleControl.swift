@@ -17,6 +17,8 @@ package final class HandleControl: Sendable {
         var attempt: Task<HTTPResponse, any Error>?
         /// Whether a pause cancelled the attempt in flight (it may be resumed before the attempt has unwound).
         var interrupted = false
+        /// Whether the body passed the transport's maximum response size.
+        var exceeded = false
         /// Which attempt's response head counts (a cancelled attempt's late head does not).
         var generation = 0
         /// The strong `ETag` or `Last-Modified` of the answer whose bytes the file holds.
@@ -145,6 +147,11 @@ package final class HandleControl: Sendable {
         var request = request
         if resumable != nil { request.headers["Accept-Encoding"] = "identity" }
         let file = self.file
+        let limit = resumable?.maximumResponseSize ?? Int.max
+        let watched = TransferObserver(upload: observer.upload) { [weak self] progress in
+            observer.download?(progress)
+            if progress.completedBytes > limit { self?.exceed() }
+        }
         while true {
             try await waitUntilRunning()
             let kept = keptBytes()
@@ -158,9 +165,9 @@ package final class HandleControl: Sendable {
                 state.generation += 1
                 let generation = state.generation
                 let task = Task { [ranged] in
-                    guard let resumable else { return try await transport.send(ranged, observer: observer) }
+                    guard let resumable else { return try await transport.send(ranged, observer: watched) }
                     return try await resumable.receive(
-                        ranged, into: file, continuingAt: kept.offset, observer: observer
+                        ranged, into: file, continuingAt: kept.offset, observer: watched
                     ) { [weak self] head in
                         self?.learn(from: head, generation: generation)
                     }
@@ -179,6 +186,7 @@ package final class HandleControl: Sendable {
                 state.attempt = nil
                 return state.interrupted && state.phase != .cancelled
             }
+            if state.withLock({ $0.exceeded }) { throw CRUDError.responseTooLarge(limit: limit) }
             switch outcome {
             case .success(var response):
                 if kept.offset > 0, response.status == 416 {
@@ -186,6 +194,7 @@ package final class HandleControl: Sendable {
                     continue
                 }
                 guard resumable != nil, response.isSuccess else { return response }
+                if keptBytes().size > limit { throw CRUDError.responseTooLarge(limit: limit) }
                 do {
                     response.body = try Data(contentsOf: file)
                 } catch {
@@ -207,11 +216,20 @@ package final class HandleControl: Sendable {
     }
 
     /// The bytes in the file and the validator that lets a ranged request continue them.
-    private func keptBytes() -> (offset: Int64, validator: String?) {
+    private func keptBytes() -> (offset: Int64, validator: String?, size: Int64) {
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         let validator = state.withLock { $0.validator }
-        return (validator == nil ? 0 : size, validator)
+        return (validator == nil ? 0 : size, validator, size)
+    }
+
+    /// Stops a body that passed the transport's maximum response size.
+    private func exceed() {
+        let attempt = state.withLock { state -> Task<HTTPResponse, any Error>? in
+            state.exceeded = true
+            return state.attempt
+        }
+        attempt?.cancel()
     }
 
     private func learn(from head: HTTPResponse, generation: Int) {

@@ -6,6 +6,10 @@ import Foundation
 /// ``URLSessionTransport`` conforms; so does `AsyncHTTPClientTransport` (package `CRUDKitAsyncHTTPClient`). With a
 /// transport that does not, a paused `GET` starts again from its first byte when resumed.
 public protocol ResumableTransport: Transport {
+    /// The largest body, in bytes, a ``RequestHandle`` reads through ``receive(_:into:continuingAt:observer:head:)``
+    /// before failing with ``CRUDError/responseTooLarge(limit:)``: the transport's limit for a body in memory.
+    var maximumResponseSize: Int { get }
+
     /// Sends `request` (following redirects) and writes a 2xx body into `file` as it arrives.
     ///
     /// A `206` whose `Content-Range` starts at `offset` is written after the file's first `offset` bytes; any
@@ -26,6 +30,9 @@ public protocol ResumableTransport: Transport {
 }
 
 extension URLSessionTransport: ResumableTransport {
+    /// The configuration's ``URLSessionTransport/Configuration/maximumResponseSize``.
+    public var maximumResponseSize: Int { configuration.maximumResponseSize }
+
     /// Writes a 2xx body into `file` through the same machinery as ``downloadTask(_:to:observer:)``.
     public func receive(
         _ request: HTTPRequest, into file: URL, continuingAt offset: Int64, observer: TransferObserver,

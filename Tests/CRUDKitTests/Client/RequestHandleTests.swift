@@ -149,4 +149,21 @@ import Testing
         await #expect { try await handle.future.value } throws: { isCRUDError($0) { $0.isCancelled } }
         #expect(server.requests.isEmpty)
     }
+
+    @Test func bodyOverTheTransportsLimitFailsWithResponseTooLarge() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in .download(LoopbackDownload(length: Self.length)) })
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .init(maximumResponseSize: Self.stall))
+        let api = API(baseURL: server.baseURL, transport: transport)
+
+        let handle = api.handle(for: Request<HTTPResponse>(.get, "file"))
+
+        await #expect { try await handle.value } throws: {
+            isCRUDError($0) {
+                if case .responseTooLarge(limit: Self.stall) = $0 { return true }
+                return false
+            }
+        }
+    }
 }

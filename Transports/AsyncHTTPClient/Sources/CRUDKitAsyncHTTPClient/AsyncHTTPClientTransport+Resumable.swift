@@ -5,6 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 extension AsyncHTTPClientTransport: ResumableTransport {
+    /// The configuration's `maximumResponseSize`.
+    public var maximumResponseSize: Int { configuration.maximumResponseSize }
+
     /// Streams a 2xx body into `file` as it arrives, after the file's first `offset` bytes for a `206` that starts
     /// there, from byte 0 for any other 2xx; what was written stays in the file on failure and cancellation.
     ///
