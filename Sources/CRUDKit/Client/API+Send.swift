@@ -17,9 +17,15 @@ extension API {
     /// - Throws: ``CRUDError``.
     @discardableResult
     public func send<Response>(_ request: Request<Response>) async throws -> Response {
+        try await send(request, control: nil)
+    }
+
+    /// `send(_:)` of a typed request, steered by a ``RequestHandle``'s control when given.
+    func send<Response>(_ request: Request<Response>, control: HandleControl?) async throws -> Response {
         let built = try makeHTTPRequest(request)
+        let mode = control.map { TransferMode.handle($0, request.observer) } ?? .memory(request.observer)
         let response = try await perform(
-            built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy, mode: .memory(request.observer))
+            built, retryPolicy: request.retryPolicy ?? configuration.retryPolicy, mode: mode)
         do {
             return try request.decode(response, self)
         } catch {
@@ -82,6 +88,8 @@ extension API {
         case memory(TransferObserver)
         /// Into a file, for a success.
         case file(URL, TransferObserver)
+        /// Into the response, steered by a ``RequestHandle`` (see ``HandleControl``).
+        case handle(HandleControl, TransferObserver)
     }
 
     private func perform(
@@ -176,6 +184,8 @@ extension API {
             switch mode {
             case .memory(let observer):
                 response = try await exchange(request, observer: observer)
+            case .handle(let control, let observer):
+                response = try await control.exchange(request, observer: observer, api: self)
             case .file(let destination, let observer):
                 response = try await configuration.transport.download(request, to: destination, observer: observer)
             }

@@ -163,8 +163,7 @@ public final class DownloadTask: Sendable {
 
     /// Records the validator and the expected total from a 2xx response head.
     private func learn(from head: HTTPResponse, offset: Int64) {
-        var validator = head.headers["ETag"].flatMap { $0.hasPrefix("\"") ? $0 : nil }
-        if validator == nil { validator = head.headers["Last-Modified"] }
+        let validator = head.rangeValidator
         var total: Int64?
         if head.status == 206, let range = head.headers["Content-Range"], let slash = range.lastIndex(of: "/") {
             total = Int64(range[range.index(after: slash)...])

@@ -108,7 +108,9 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Sends `request`, following redirects within the limit and the deadline.
-    func follow(_ request: HTTPRequest, observer: TransferObserver, destination: URL?) async throws -> HTTPResponse {
+    func follow(
+        _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend? = nil
+    ) async throws -> HTTPResponse {
         try request.validate()
         let limit = request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline)
         let started = NIODeadline.now()
@@ -117,7 +119,8 @@ public final class AsyncHTTPClientTransport: Transport {
         var redirects = 0
         while true {
             let response = try await exchange(
-                current, deadline: deadline, limit: limit, observer: observer, destination: destination)
+                current, deadline: deadline, limit: limit, observer: observer, destination: destination,
+                appending: appending)
             guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
             redirects += 1
             if redirects > configuration.maximumRedirects {
@@ -130,7 +133,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends one request without following redirects.
     func exchange(
         _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
-        destination: URL?
+        destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
@@ -154,7 +157,12 @@ public final class AsyncHTTPClientTransport: Transport {
             // AsyncHTTPClient's deadline covers the request and the response head; the body's pieces are checked
             // against it here as they arrive (a body that stalls instead is ended by the idle timeout).
             let pieces = DeadlineBoundBody(body: answer.body, deadline: deadline, limit: limit)
-            if let destination, (200..<300).contains(status) {
+            if let appending, (200..<300).contains(status) {
+                appending.head(HTTPResponse(status: status, headers: headers, url: request.url))
+                try await Self.append(
+                    pieces, status: status, headers: answer.headers, to: appending, observer: observer.download)
+                body = Data()
+            } else if let destination, (200..<300).contains(status) {
                 try await Self.write(pieces, headers: answer.headers, to: destination, observer: observer.download)
                 body = Data()
             } else {
