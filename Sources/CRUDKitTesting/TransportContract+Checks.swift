@@ -9,7 +9,8 @@ extension TransportContract {
             redirectLimit, responseTooLarge, refusedHeader, closeBeforeStatusLine, closeMidBody, idleTimeout,
             taskCancellation, getRedirects, writeRedirects, credentialsAcrossOrigins, authenticationChallenges,
             deadline, informationalAnswers, closeInsideHeaders, cookies, files, progress, futureCancellation,
-            closeDelimitedBody, cancellationReleasesTheConnection,
+            closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
+            handleWriteNotPausable, handleCancel,
         ]
     }
 
