@@ -132,7 +132,7 @@ extension TransportContract {
                             headers: ["Authorization": "Basic d3Jvbmc="]))
                     let elapsed = clock.now - started
                     try Self.expect(response.status == 401, "\(challenges[index]): status \(response.status)")
-                    try Self.expect(elapsed < .seconds(10), "\(challenges[index]): the 401 took \(elapsed)")
+                    try Self.expect(elapsed < .seconds(25), "\(challenges[index]): the 401 took \(elapsed)")
                 }
             }
         }
@@ -141,7 +141,7 @@ extension TransportContract {
     /// A body that keeps trickling ends at the request's deadline, though bytes keep arriving.
     var deadline: Check {
         Check(name: "deadline ends a trickling body") {
-            let chunks = Array(repeating: Data("x".utf8), count: 100)  // 10 s of bytes, one every 0.1 s
+            let chunks = Array(repeating: Data("x".utf8), count: 600)  // 60 s of bytes, one every 0.1 s
             try await Self.withServer(Settings(idleTimeout: 5), contract: self) { _ in
                 .stream(LoopbackStream(chunks: chunks, delay: 0.1))
             } body: { server, transport in
@@ -154,7 +154,9 @@ extension TransportContract {
                     if case .timedOut(.deadline) = $0 { true } else { false }
                 }
                 let elapsed = clock.now - started
-                try Self.expect(elapsed < .seconds(8), "the deadline of 1 s ended the request after \(elapsed)")
+                // Generous: an instrumented run on a busy machine may be scheduled late; a transport that ignores the
+                // deadline gets the whole 60 s body (a 200) and fails above.
+                try Self.expect(elapsed < .seconds(40), "the deadline of 1 s ended the request after \(elapsed)")
             }
         }
     }
