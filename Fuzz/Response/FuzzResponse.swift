@@ -149,6 +149,8 @@ func expectCRUDErrors(_ response: HTTPResponse, _ body: () async throws -> Void)
             guard kept.status == response.status, kept.body == response.body else {
                 fail("\(error) does not keep the response")
             }
+        case .writeAccepted(let kept, _):
+            guard kept.status == response.status else { fail("\(error) does not keep the write's response") }
         case .decoding(let failure):
             guard snippetMatches(failure.bodySnippet, response.body) else {
                 fail("the decoding snippet \(failure.bodySnippet.debugDescription) is not the body's start")
