@@ -50,31 +50,12 @@ private final class StuckRefresh: Sendable {
     }
 }
 
-/// Lets callers through only once `count` of them have arrived.
-private actor Barrier {
-    private let count: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var arrived = 0
-
-    init(count: Int) { self.count = count }
-
-    func arrive() async {
-        arrived += 1
-        if arrived >= count {
-            for continuation in waiting { continuation.resume() }
-            waiting.removeAll()
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-}
-
 /// Issue 12, item 3: a `TokenRefresher` whose refresh never returns must not hang its callers or the API.
 @Suite struct TokenRefresherStuckTests {
     /// A server that accepts only `Bearer fresh` and answers everything else 401; with a barrier, its 401s wait until
     /// `barrier` requests have arrived, and `answered` hears of each 401 as it leaves.
     private static func server(
-        barrier: Barrier? = nil, answered: AsyncStream<Void>.Continuation? = nil
+        barrier: Gate? = nil, answered: AsyncStream<Void>.Continuation? = nil
     ) -> ScriptedTransport {
         ScriptedTransport { request, _ in
             if request.headers["Authorization"] == "Bearer fresh" { return jsonResponse(#"{"ok": true}"#) }
@@ -118,7 +99,7 @@ private actor Barrier {
         let auth = TokenRefresher(token: "stale") { _ in try await stuck.refresh() }
         let (answered, answeredContinuation) = AsyncStream<Void>.makeStream()
         // Every request gets its 401 with the stale token, so every one of them goes on to wait for the refresh.
-        let transport = Self.server(barrier: Barrier(count: 100), answered: answeredContinuation)
+        let transport = Self.server(barrier: Gate(count: 100), answered: answeredContinuation)
         let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for index in 0..<100 { group.addTask { await crudError { try await api.get("people/\(index)") } } }

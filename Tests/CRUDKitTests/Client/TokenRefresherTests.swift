@@ -3,8 +3,8 @@ import Testing
 
 @testable import CRUDKit
 
-/// Lets callers through only once `count` of them have arrived.
-private actor Gate {
+/// Lets callers through only once `count` of them have arrived (shared by the token refresher suites).
+actor Gate {
     private let count: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var arrived = 0
