@@ -117,7 +117,7 @@ extension TransportContract {
     }
 
     /// Waits for the first element of `stream`, at most 10 seconds.
-    private static func first(of stream: AsyncStream<Void>, _ message: String) async throws {
+    static func first(of stream: AsyncStream<Void>, _ message: String) async throws {
         let arrived = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await _ in stream { return true }

@@ -8,6 +8,9 @@ import Foundation
 /// restarts cleanly from byte 0. It does not use `URLSessionTask.suspend()`, which on Linux re-sends the request
 /// and corrupts the body.
 ///
+/// Every ``ResumableTransport`` can run one: ``URLSessionTransport`` and `AsyncHTTPClientTransport` (package
+/// `CRUDKitAsyncHTTPClient`) alike.
+///
 /// ```swift
 /// let download = transport.downloadTask(HTTPRequest(url: videoURL), to: destination)
 /// download.pause()
@@ -40,14 +43,14 @@ public final class DownloadTask: Sendable {
         var waiters: [CheckedContinuation<URL, any Error>] = []
     }
 
-    private let transport: URLSessionTransport
+    private let transport: any ResumableTransport
     private let request: HTTPRequest
     private let destination: URL
     private let partial: URL
     private let observer: TransferObserver
     private let state = Locked(State())
 
-    init(transport: URLSessionTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver) {
+    init(transport: any ResumableTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver) {
         self.transport = transport
         var request = request
         request.headers["Accept-Encoding"] = "identity"
@@ -147,14 +150,12 @@ public final class DownloadTask: Sendable {
             self?.observer.download?(progress)
         }
         do {
-            let result = try await transport.exchange(
-                attemptRequest,
-                sink: .file(.init(url: partial, resumeOffset: offset)),
-                observer: progressObserver
+            let response = try await transport.receive(
+                attemptRequest, into: partial, continuingAt: offset, observer: progressObserver
             ) { [weak self] head in
                 self?.learn(from: head, offset: offset)
             }
-            try finish(result)
+            try finish(response)
         } catch {
             let failure = error as? CRUDError ?? .transport(underlying: error)
             settle(after: failure)
@@ -177,17 +178,25 @@ public final class DownloadTask: Sendable {
         }
     }
 
-    private func finish(_ result: URLSessionTransferResult) throws {
-        guard result.wroteFile else { throw CRUDError.httpStatus(result.response) }
+    /// Moves the finished file into place; a response that is not a 2xx (its body did not go to the file) fails.
+    private func finish(_ response: HTTPResponse) throws {
+        guard (200..<300).contains(response.status) else { throw CRUDError.httpStatus(response) }
+        let length: Int64
         do {
             if FileManager.default.fileExists(atPath: destination.path) {
                 try FileManager.default.removeItem(at: destination)
             }
+            if !FileManager.default.fileExists(atPath: partial.path) {
+                // A 2xx with an empty body (204, or 200 with nothing) may leave no file behind.
+                _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
+            }
+            length = (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?
+                .int64Value ?? 0
             try FileManager.default.moveItem(at: partial, to: destination)
         } catch {
             throw CRUDError.transport(underlying: error)
         }
-        state.withLock { $0.progress.completedBytes = result.fileLength }
+        state.withLock { $0.progress.completedBytes = length }
         complete(.success(destination), phase: .finished)
     }
 
@@ -227,7 +236,7 @@ public final class DownloadTask: Sendable {
     }
 }
 
-extension URLSessionTransport {
+extension ResumableTransport {
     /// Starts a download to a file that can be paused and resumed byte-exact (see ``DownloadTask``).
     ///
     /// - Parameters:
