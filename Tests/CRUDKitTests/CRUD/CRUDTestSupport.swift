@@ -73,7 +73,8 @@ extension InMemoryBackend {
         return backend
     }
 
-    /// Stores `count` people named `Person <n>` (ids 1 to `count` in a new backend), without a request.
+    /// Stores `count` people named `Person <n>` (ids 1 to `count` in a new backend), without a request; `age` is
+    /// `null`, as Django REST framework writes every field, so an `age__gte` filter leaves them out.
     func seed(_ count: Int) {
         for index in 1...count {
             insert(["first_name": "Person", "last_name": .string("\(index)"), "age": .null], into: "people")
