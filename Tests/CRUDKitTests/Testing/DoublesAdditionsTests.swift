@@ -85,6 +85,18 @@ import FoundationNetworking
         #expect(backend.records(in: "people").map { $0["first_name"] } == ["Ada", "Activated 1"])
     }
 
+    @Test func oneArgumentActionsStillChooseTheirOverload() async throws {
+        let backend = InMemoryBackend()
+        backend.on(.get, "a") { .json(["id": .string($0.parameters["x"] ?? "a")]) }
+        backend.on(.get, "b") { _ in .status(204) }
+        let named: @Sendable (StubRequest) async throws -> StubResponse = { _ in .text("c") }
+        backend.on(.get, "c", action: named)
+
+        #expect(try await call(backend, .get, "/a").json == ["id": "a"])
+        #expect(try await call(backend, .get, "/b").status == 204)
+        #expect(try await call(backend, .get, "/c").body == Data("c".utf8))
+    }
+
     @Test func aBackendWhoseActionsUseItIsFreedWhenReleased() async throws {
         weak var released: InMemoryBackend?
         do {
