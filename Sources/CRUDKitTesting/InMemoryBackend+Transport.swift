@@ -57,7 +57,7 @@ extension InMemoryBackend {
         case .action(let action, let captures):
             let stub: StubResponse
             do {
-                stub = try await action(StubRequest(recorded: recorded, parameters: captures))
+                stub = try await action(StubRequest(recorded: recorded, parameters: captures), self)
             } catch let error as CRUDError {
                 throw error
             } catch {

@@ -41,8 +41,8 @@ import Foundation
 /// - ``failNext(_:with:)``, ``failRandomly(rate:seed:faults:)`` and ``setLatency(_:)`` inject trouble; every
 ///   request (failed ones too) is in ``recorder``.
 public final class InMemoryBackend: Transport {
-    /// A custom route's answer.
-    typealias Action = @Sendable (StubRequest) async throws -> StubResponse
+    /// A custom route's answer, given the request and the backend that received it.
+    typealias Action = @Sendable (StubRequest, InMemoryBackend) async throws -> StubResponse
 
     struct CustomRoute: Sendable {
         var method: HTTPMethod?
@@ -141,9 +141,40 @@ public final class InMemoryBackend: Transport {
     /// - Parameters:
     ///   - method: The method, or `nil` for any.
     ///   - pattern: The path pattern.
-    ///   - action: Builds the answer (it may read and change the backend's objects).
+    ///   - action: Builds the answer. To read or change the backend's objects, use the overload whose action
+    ///     also gets the backend (`{ request, backend in … }`): a closure that captures the backend makes a
+    ///     reference cycle, as the backend keeps its routes.
     public func on(
         _ method: HTTPMethod?, _ pattern: String, action: @escaping @Sendable (StubRequest) async throws -> StubResponse
+    ) {
+        on(method, pattern) { request, _ in try await action(request) }
+    }
+
+    /// Answers requests with `method` (any when `nil`) whose path matches `pattern` with `action`, which also gets
+    /// the backend: a custom action that reads or changes the stored objects without capturing the backend (a
+    /// closure that captures it makes a reference cycle, as the backend keeps its routes).
+    ///
+    /// The action runs outside the backend's lock, so it may call ``records(in:)``, ``record(in:id:)``,
+    /// ``insert(_:into:)`` and the other methods. Patterns are those of ``StubTransport``; a later route wins over
+    /// an earlier one. Failures and latency apply to these requests too.
+    ///
+    /// ```swift
+    /// backend.on(.post, "people/:id/activate") { request, backend in
+    ///     guard var person = backend.record(in: "people", id: request.parameters["id"] ?? "") else {
+    ///         return .json(["detail": "Not found."], status: 404)
+    ///     }
+    ///     person["active"] = true
+    ///     return .json(person)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - method: The method, or `nil` for any.
+    ///   - pattern: The path pattern.
+    ///   - action: Builds the answer from the request and this backend.
+    public func on(
+        _ method: HTTPMethod?,
+        _ pattern: String,
+        action: @escaping @Sendable (StubRequest, InMemoryBackend) async throws -> StubResponse
     ) {
         state.withLock { $0.routes.append(CustomRoute(method: method, pattern: PathPattern(pattern), action: action)) }
     }

@@ -47,6 +47,23 @@ public struct StubResponse: Sendable {
         return data((try? json.data()) ?? Data(), status: status, headers: fields)
     }
 
+    /// A JSON body given as text and sent byte for byte (`Content-Type: application/json`), with `status`: for a
+    /// body copied from a real server, one whose exact bytes a test checks, or a deliberately malformed one.
+    ///
+    /// ```swift
+    /// stubs.on(.get, "people/:id", .json(text: #"{"id": 12, "first_name": "Ada"}"#))
+    /// stubs.on(.get, "broken", .json(text: "<html>"))   // not JSON: the client reports a decoding error
+    /// ```
+    /// - Parameters:
+    ///   - text: The body, as UTF-8.
+    ///   - status: The status code (200 by default).
+    ///   - headers: More header fields.
+    /// - Returns: The stub response.
+    public static func json(text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+        let fields = HTTPHeaders(["Content-Type": "application/json"]).merging(headers)
+        return data(Data(text.utf8), status: status, headers: fields)
+    }
+
     /// A text body (`Content-Type: text/plain; charset=utf-8`) with `status`.
     ///
     /// - Parameters:

@@ -93,8 +93,10 @@ public final class StubTransport: Transport {
     /// - Parameters:
     ///   - method: The method, or `nil` for any.
     ///   - pattern: The path pattern; its captures are in ``StubRequest/parameters``.
-    ///   - handler: Builds the answer; an error it throws is thrown by ``send(_:)`` (a ``CRUDError`` as is,
-    ///     anything else wrapped in ``CRUDError/transport(underlying:)``).
+    ///   - handler: Builds the answer; an error it throws is thrown by ``send(_:)`` as `URLSessionTransport`
+    ///     reports it: a ``CRUDError`` as is, `URLError.timedOut` as ``CRUDError/timedOut(_:)`` (an idle timeout of
+    ///     the request's `timeout`), `URLError.cancelled` and `CancellationError` as ``CRUDError/cancelled``,
+    ///     anything else wrapped in ``CRUDError/transport(underlying:)``.
     /// - Returns: This transport, so routes can be chained.
     @discardableResult
     public func on(
@@ -148,10 +150,8 @@ public final class StubTransport: Transport {
             let response: StubResponse
             do {
                 response = try await handler(StubRequest(recorded: recorded, parameters: captures))
-            } catch let error as CRUDError {
-                throw error
             } catch {
-                throw CRUDError.transport(underlying: error)
+                throw CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
             }
             return try finish(response, for: request)
         }

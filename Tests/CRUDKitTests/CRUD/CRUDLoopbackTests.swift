@@ -9,12 +9,9 @@ extension NetworkTests {
     /// Django REST framework (trailing slashes, envelope pagination, 201/204, field errors).
     @Suite struct CRUDLoopbackTests {
         @Test func fullCycleWithTheDjangoConventions() async throws {
-            var options = FakeREST.Options()
-            options.trailingSlash = true
-            options.etags = true
-            let rest = FakeREST(options)
+            let rest = InMemoryBackend.people(trailingSlash: .always)
             rest.seed(5)
-            let server = LoopbackServer { request in rest.handle(request) }
+            let server = LoopbackServer(backend: rest)
             try server.start()
             defer { server.stop() }
             let api = API(

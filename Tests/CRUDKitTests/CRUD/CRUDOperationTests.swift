@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Every row of the operations table, in-process, with both the `async` and the `Future` overloads.
 @Suite struct CRUDOperationTests {
-    let server = FakeREST()
+    let server = InMemoryBackend.people()
     let api: API
 
     init() {
@@ -101,13 +102,13 @@ import Testing
     }
 
     @Test func idsStayOneSegment() async throws {
-        let recorder = ScriptedTransport(status: 404, json: #"{"detail": "Not found."}"#)
-        let api = API(baseURL: testBase, transport: recorder)
+        let stubs = StubTransport().on(nil, "**", .json(text: #"{"detail": "Not found."}"#, status: 404))
+        let api = API(baseURL: testBase, transport: stubs)
         for id in ["../admin", "a/b", "?x=1", "..", "ü #"] {
             _ = await crudError { try await Slug.using(api).read(id: id) }
         }
         #expect(
-            recorder.requests.map(\.url.absoluteString) == [
+            stubs.recorder.requests.map(\.request.url.absoluteString) == [
                 "https://api.example.com/v1/slugs/..%2Fadmin", "https://api.example.com/v1/slugs/a%2Fb",
                 "https://api.example.com/v1/slugs/%3Fx%3D1", "https://api.example.com/v1/slugs/%2E%2E",
                 "https://api.example.com/v1/slugs/%C3%BC%20%23",
@@ -132,9 +133,7 @@ import Testing
     }
 
     @Test func bodylessWritesAreReadBack() async throws {
-        var options = FakeREST.Options()
-        options.emptyWrites = true
-        let server = FakeREST(options)
+        let server = InMemoryBackend.people(createAnswer: .locationOnly, updateAnswer: .noContent)
         let scope = Member.using(server.api())
         let made = try await scope.create(Member(firstName: "Ada", lastName: "L"))
         #expect(made.id == 1)

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -95,7 +96,7 @@ private func perModelSettings() {
 
 @Suite struct CRUDReadmeSampleTests {
     @Test func readmeWalkRunsAgainstAnInProcessServer() async throws {
-        let server = FakeREST()
+        let server = InMemoryBackend.people()
         server.seed(3)
         try await API.withShared(server.api()) {
             try await modelsWalkAsync()

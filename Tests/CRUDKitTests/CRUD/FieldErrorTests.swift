@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -76,14 +77,14 @@ import Testing
         let html = HTTPResponse(
             status: 404, headers: ["Content-Type": "text/html"], body: Data("<h1>Not Found</h1>".utf8))
         #expect(ServerErrorDetails(response: html) == nil)
-        let api = API(baseURL: testBase, transport: ScriptedTransport { _, _ in html })
+        let api = API(baseURL: testBase, transport: StubTransport().on(nil, "**", StubResponse(html)))
         let error = await crudError { try await Member.using(api).read(id: 1) }
         #expect(error?.isNotFound == true && error?.fieldErrors == [:] && error?.serverMessage == nil)
         #expect(error?.response?.body == html.body)
     }
 
     @Test func aFailedCreateCarriesTheFieldErrors() async throws {
-        let server = FakeREST()
+        let server = InMemoryBackend.people()
         let api = server.api(conventions: .djangoREST)
         let error = await crudError {
             try await Member.using(api).create(Member(firstName: "A", lastName: "B", age: -1))

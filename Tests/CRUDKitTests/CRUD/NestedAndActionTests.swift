@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// Nested collections, custom actions, trailing slashes, overrides, both mapping styles and ETags.
 @Suite struct NestedAndActionTests {
-    let server = FakeREST()
+    let server = InMemoryBackend.people()
     let api: API
 
     init() {
@@ -28,8 +29,8 @@ import Testing
         #expect(listed.map(\.title) == ["Again"])
         #expect(
             server.log.dropFirst().map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == [
-                "POST /v1/people/1/posts", "GET /v1/people/1/posts/3", "PUT /v1/people/1/posts/3",
-                "PATCH /v1/people/1/posts/3", "GET /v1/people/1/posts", "DELETE /v1/people/1/posts/3",
+                "POST /v1/people/1/posts", "GET /v1/people/1/posts/1", "PUT /v1/people/1/posts/1",
+                "PATCH /v1/people/1/posts/1", "GET /v1/people/1/posts", "DELETE /v1/people/1/posts/1",
             ])
         let missing = await crudError { try await Note.scoped(to: Member.self, id: 99, api: api).list() }
         #expect(missing?.isNotFound == true)
@@ -55,25 +56,21 @@ import Testing
     }
 
     @Test func trailingSlashPerAPIAndPerModel() async throws {
-        var options = FakeREST.Options()
-        options.trailingSlash = true
-        let django = FakeREST(options)
+        let django = InMemoryBackend.people(trailingSlash: .always)
         django.seed(1)
         let api = django.api(conventions: .djangoREST)
         let member = try await Member.using(api).read(id: 1)
         _ = try await Note.scoped(to: member, api: api).list(["tags": ["a", "b"]])
         #expect(django.log == ["GET /v1/people/1/", "GET /v1/people/1/posts/?tags=a&tags=b"])
-        let recorder = ScriptedTransport(json: #"{"id": "1"}"#)
-        let plain = API(baseURL: testBase, transport: recorder)
+        let stubs = StubTransport().on(nil, "**", .json(text: #"{"id": "1"}"#))
+        let plain = API(baseURL: testBase, transport: stubs)
         _ = try await Slashed.using(plain).read(id: "1")
-        #expect(recorder.requests.map(\.url.absoluteString) == ["https://api.example.com/v1/things/1/"])
+        #expect(stubs.recorder.requests.map(\.request.url.absoluteString) == ["https://api.example.com/v1/things/1/"])
     }
 
     @Test func perOperationPathsAndObjectKeys() async throws {
-        let recorder = ScriptedTransport { request, _ in
-            jsonResponse(#"{"thing": {"id": "7", "name": "N"}}"#)
-        }
-        let api = API(baseURL: testBase, transport: recorder)
+        let stubs = StubTransport().on(nil, "**", .json(text: #"{"thing": {"id": "7", "name": "N"}}"#))
+        let api = API(baseURL: testBase, transport: stubs)
         let scope = Wrapped.using(api)
         let thing = try await scope.read(id: "7")
         _ = try await scope.read(thing)
@@ -82,52 +79,45 @@ import Testing
         _ = try await scope.update(thing)
         try await scope.delete(thing)
         #expect(
-            recorder.requests.map { "\($0.method.rawValue) \($0.url.path)" } == [
+            stubs.recorder.requests.map { "\($0.method.rawValue) \($0.request.url.path)" } == [
                 "GET /v1/lookup/things/7", "GET /v1/lookup/things/7", "GET /v1/lookup/things/7",
                 "POST /v1/things/new", "PUT /v1/admin/things/7", "DELETE /v1/bin/7",
             ])
-        #expect(
-            recorder.requests[3].body.data.map { String(decoding: $0, as: UTF8.self) }
-                == #"{"thing":{"id":"7","name":"N"}}"#)
+        #expect(stubs.recorder.requests[3].text == #"{"thing":{"id":"7","name":"N"}}"#)
     }
 
     @Test func handMappedModelsAndTheWinnerWhenATypeHasBoth() async throws {
-        let recorder = ScriptedTransport { request, _ in
-            jsonResponse(#"{"ID": 5, "full_name": "Ada", "fullName": "wrong"}"#)
-        }
-        let api = API(baseURL: testBase, transport: recorder)
+        let stubs = StubTransport().on(
+            nil, "**", .json(text: #"{"ID": 5, "full_name": "Ada", "fullName": "wrong"}"#))
+        let api = API(baseURL: testBase, transport: stubs)
         let hand = try await HandMapped.using(api).read(id: 5)
         #expect(hand.name == "Ada")
         _ = try await HandMapped.using(api).create(HandMapped(id: nil, name: "Ada"))
-        #expect(
-            recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) } == #"{"full_name":"Ada"}"#)
+        #expect(stubs.recorder.last?.text == #"{"full_name":"Ada"}"#)
         let both = try await Both.using(api).read(id: 5)
         #expect(both.name == "Ada")
         _ = try await Both.using(api).update(both)
-        #expect(
-            recorder.requests.last?.body.data.map { String(decoding: $0, as: UTF8.self) }
-                == #"{"ID":5,"full_name":"Ada"}"#)
+        #expect(stubs.recorder.last?.text == #"{"ID":5,"full_name":"Ada"}"#)
     }
 
     @Test func uuidIds() async throws {
         let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-        let recorder = ScriptedTransport(json: #"{"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#)
-        let thing = try await Token.using(API(baseURL: testBase, transport: recorder)).read(id: id)
+        let stubs = StubTransport().on(
+            nil, "**", .json(text: #"{"id": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}"#))
+        let thing = try await Token.using(API(baseURL: testBase, transport: stubs)).read(id: id)
         #expect(thing.id == id)
-        #expect(recorder.requests.first?.url.path == "/v1/tokens/E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(stubs.recorder.first?.path == "/v1/tokens/E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
     }
 
     @Test func etagsTravelWithTheValueAndConflictsSurface() async throws {
-        var options = FakeREST.Options()
-        options.etags = true
-        let server = FakeREST(options)
+        let server = InMemoryBackend.people()
         server.seed(1)
         let scope = Member.using(server.api())
         var tagged = try await scope.readTagged(id: 1)
-        #expect(tagged.etag == "\"v1\"")
+        #expect(tagged.etag == "\"1\"")
         tagged.favoriteColor = "green"
         let saved = try await scope.updateChanges(tagged)
-        #expect(saved.etag == "\"v2\"" && saved.value.favoriteColor == "green")
+        #expect(saved.etag == "\"2\"" && saved.value.favoriteColor == "green")
         #expect(server.log.last == #"PATCH /v1/people/1 {"favorite_color":"green"}"#)
         let conflict = await crudError { try await scope.update(tagged) }
         #expect(conflict?.caseName == "conflict")

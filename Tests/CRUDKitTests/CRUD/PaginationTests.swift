@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -5,16 +6,14 @@ import Testing
 
 /// `list`, `page` and `all` against each pagination style.
 @Suite struct PaginationTests {
-    private func server(_ listing: FakeREST.Listing, count: Int = 5) -> FakeREST {
-        var options = FakeREST.Options()
-        options.listing = listing
-        let server = FakeREST(options)
+    private func server(_ pagination: InMemoryBackend.Pagination, count: Int = 5) -> InMemoryBackend {
+        let server = InMemoryBackend.people(pagination: pagination)
         server.seed(count)
         return server
     }
 
     @Test func automaticFollowsTheEnvelope() async throws {
-        let server = server(.envelope)
+        let server = server(.envelope(pageSize: 2))
         let scope = Member.using(server.api())
         let page = try await scope.page(["age__gte": "0", "page_size": "2"])
         #expect(page.items.isEmpty && page.total == 0 && !page.hasNext)
@@ -28,7 +27,7 @@ import Testing
     }
 
     @Test func automaticFollowsTheLinkHeaderAndTotalHeader() async throws {
-        let server = server(.link)
+        let server = server(.linkHeader(pageSize: 2))
         let scope = Member.using(server.api())
         let page = try await scope.page()
         #expect(page.total == 5)
@@ -37,7 +36,7 @@ import Testing
     }
 
     @Test func plainArrayIsOnePage() async throws {
-        let server = server(.plain)
+        let server = server(.none)
         let scope = Member.using(server.api())
         let page = try await scope.page()
         #expect(page.items.count == 5 && page.next == nil && page.total == nil)
@@ -45,7 +44,7 @@ import Testing
     }
 
     @Test func pageNumbersUntilAShortPage() async throws {
-        let server = server(.pageNumber)
+        let server = server(.pageNumber(pageSize: 2))
         let api = server.api(
             conventions: APIConventions(name: "pages", pagination: .pageNumber("page", pageSize: 2)))
         let everyone = try await Member.using(api).all().collect()
@@ -54,7 +53,7 @@ import Testing
     }
 
     @Test func offsetsUntilAShortPage() async throws {
-        let server = server(.offset, count: 4)
+        let server = server(.offset(limit: 2), count: 4)
         let api = server.api(conventions: APIConventions(name: "offsets", pagination: .offset(limit: 2)))
         let everyone = try await Member.using(api).all(["q": "x"]).collect()
         #expect(everyone.count == 4)
@@ -66,7 +65,7 @@ import Testing
     }
 
     @Test func allFetchesTheNextPageOnlyWhenNeeded() async throws {
-        let server = server(.envelope)
+        let server = server(.envelope(pageSize: 2))
         let sequence = Member.using(server.api()).all()
         #expect(server.log.isEmpty)
         var seen: [String] = []
@@ -78,7 +77,7 @@ import Testing
     }
 
     @Test func allStopsWhenTheTaskIsCancelled() async throws {
-        let server = server(.envelope)
+        let server = server(.envelope(pageSize: 2))
         let sequence = Member.using(server.api()).all()
         let (firstItem, signal) = AsyncStream<Void>.makeStream()
         let (resume, proceed) = AsyncStream<Void>.makeStream()
@@ -99,37 +98,38 @@ import Testing
     }
 
     @Test func aNextLinkToAnotherOriginIsRefused() async throws {
-        let stub = ScriptedTransport { request, _ in
-            jsonResponse(
-                #"{"count": 3, "next": "https://evil.example.net/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#
-            )
-        }
+        let stub = StubTransport().on(
+            nil, "**",
+            .json(
+                text:
+                    #"{"count": 3, "next": "https://evil.example.net/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#
+            ))
         let api = API(baseURL: testBase, transport: stub)
         let error = await crudError { try await Member.using(api).all().collect() }
         #expect(error?.caseName == "invalidRequest")
-        #expect(stub.count == 1)
+        #expect(stub.recorder.count == 1)
     }
 
     @Test func aNextLinkToAFetchedPageEndsTheWalk() async throws {
-        let stub = ScriptedTransport { request, _ in
-            jsonResponse(#"{"next": "/v1/people", "results": [{"first_name": "A", "last_name": "B"}]}"#)
-        }
+        let stub = StubTransport().on(
+            nil, "**", .json(text: #"{"next": "/v1/people", "results": [{"first_name": "A", "last_name": "B"}]}"#))
         let api = API(baseURL: testBase, transport: stub)
         #expect(try await Member.using(api).all().collect().count == 2)
-        #expect(stub.count == 2)
+        #expect(stub.recorder.count == 2)
     }
 
     @Test func collectionKeyAndEnvelopePaths() async throws {
-        let stub = ScriptedTransport { _, _ in
-            jsonResponse(
-                #"{"data": {"people": [{"id": "x", "name": "A"}]}, "links": {"next": null}, "meta": {"total": 1}}"#)
-        }
+        let stub = StubTransport().on(
+            nil, "**",
+            .json(
+                text:
+                    #"{"data": {"people": [{"id": "x", "name": "A"}]}, "links": {"next": null}, "meta": {"total": 1}}"#)
+        )
         let api = API(baseURL: testBase, transport: stub)
         let page = try await Keyed.using(api).page()
         #expect(page.items.map(\.name) == ["A"] && page.total == nil)
-        let jsonAPIStub = ScriptedTransport { _, _ in
-            jsonResponse(#"{"data": [{"id": "x"}], "links": {"next": null}, "meta": {"total": 1}}"#)
-        }
+        let jsonAPIStub = StubTransport().on(
+            nil, "**", .json(text: #"{"data": [{"id": "x"}], "links": {"next": null}, "meta": {"total": 1}}"#))
         let jsonAPI = API(baseURL: testBase, conventions: .jsonAPI, transport: jsonAPIStub)
         let other = try await Plain.using(jsonAPI).page()
         #expect(other.total == 1 && other.items.count == 1 && other.next == nil)

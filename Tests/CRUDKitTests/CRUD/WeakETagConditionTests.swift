@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -7,23 +8,23 @@ import Testing
 @Suite struct WeakETagConditionTests {
     private static let lastModified = "Tue, 24 Nov 2026 17:00:00 GMT"
 
-    private func transport(etag: String) -> ScriptedTransport {
-        ScriptedTransport { _, _ in
-            jsonResponse(
-                #"{"id": 1, "first_name": "Ada", "last_name": "L"}"#,
-                headers: ["ETag": etag, "Last-Modified": Self.lastModified])
-        }
+    private func transport(etag: String) -> StubTransport {
+        StubTransport().on(
+            nil, "**",
+            .json(
+                text: #"{"id": 1, "first_name": "Ada", "last_name": "L"}"#,
+                headers: ["ETag": etag, "Last-Modified": Self.lastModified]))
     }
 
     @Test func weakTagSendsIfUnmodifiedSinceForEveryWrite() async throws {
-        let recorder = transport(etag: #"W/"abc""#)
-        let scope = Member.using(API(baseURL: testBase, transport: recorder))
+        let stubs = transport(etag: #"W/"abc""#)
+        let scope = Member.using(API(baseURL: testBase, transport: stubs))
         var tagged = try await scope.readTagged(id: 1)
         tagged.favoriteColor = "green"
         _ = try await scope.update(tagged)
         _ = try await scope.updateChanges(tagged)
         try await scope.delete(tagged)
-        let writes = recorder.requests.dropFirst()
+        let writes = stubs.recorder.requests.dropFirst()
         #expect(writes.count == 3)
         for request in writes {
             #expect(request.headers["If-Match"] == nil)
@@ -32,11 +33,11 @@ import Testing
     }
 
     @Test func strongTagStillSendsIfMatch() async throws {
-        let recorder = transport(etag: #""abc""#)
-        let scope = Member.using(API(baseURL: testBase, transport: recorder))
+        let stubs = transport(etag: #""abc""#)
+        let scope = Member.using(API(baseURL: testBase, transport: stubs))
         let tagged = try await scope.readTagged(id: 1)
         try await scope.delete(tagged)
-        #expect(recorder.requests.last?.headers["If-Match"] == #""abc""#)
-        #expect(recorder.requests.last?.headers["If-Unmodified-Since"] == nil)
+        #expect(stubs.recorder.last?.headers["If-Match"] == #""abc""#)
+        #expect(stubs.recorder.last?.headers["If-Unmodified-Since"] == nil)
     }
 }

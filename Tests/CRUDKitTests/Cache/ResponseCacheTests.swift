@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -6,19 +7,20 @@ import Testing
 /// The response cache's rules, on an in-process transport.
 @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct ResponseCacheTests {
     /// Answers every `GET` with 304 when `If-None-Match` is the resource's tag, else 200 with `ETag: "t"`.
-    let transport = ScriptedTransport { request, _ in
-        if request.headers["If-None-Match"] == "\"t\"" {
-            return HTTPResponse(status: 304, headers: ["ETag": "\"t\"", "Content-Length": "0", "Date": "later"])
+    let transport = StubTransport().on(nil, "**") { request in
+        if request.recorded.header("If-None-Match") == "\"t\"" {
+            return .status(304, headers: ["ETag": "\"t\"", "Content-Length": "0", "Date": "later"])
         }
-        return jsonResponse(
-            #"{"path": "\#(request.url.path)"}"#, headers: ["ETag": "\"t\"", "Content-Length": "99", "Date": "first"])
+        return .json(
+            text: #"{"path": "\#(request.request.url.path)"}"#,
+            headers: ["ETag": "\"t\"", "Content-Length": "99", "Date": "first"])
     }
 
     private func api(_ cache: ResponseCache, headers: HTTPHeaders = [:]) -> API {
         API(baseURL: testBase, headers: headers, transport: transport).with { $0.cache = cache }
     }
 
-    private var conditionalReads: [Bool] { transport.requests.map { $0.headers["If-None-Match"] != nil } }
+    private var conditionalReads: [Bool] { transport.recorder.requests.map { $0.header("If-None-Match") != nil } }
 
     @Test func a304MergesItsHeadersButNotItsFraming() async throws {
         let api = api(ResponseCache())
@@ -51,29 +53,25 @@ import Testing
     }
 
     @Test func varyNamesMoreHeadersThatMustMatch() async throws {
-        let transport = ScriptedTransport { request, _ in
-            jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"])
-        }
+        let transport = StubTransport().on(
+            nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"]))
         let cache = ResponseCache()
         let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
         _ = try await api.get("a", headers: ["X-Tenant": "1"])
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
-        #expect(transport.requests.map { $0.headers["If-None-Match"] != nil } == [false, false, true])
-        let star = ScriptedTransport { _, _ in jsonResponse("{}", headers: ["ETag": "\"t\"", "Vary": "*"]) }
+        #expect(transport.recorder.requests.map { $0.header("If-None-Match") != nil } == [false, false, true])
+        let star = StubTransport().on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "*"]))
         let starCache = ResponseCache()
         _ = try await API(baseURL: testBase, transport: star).with { $0.cache = starCache }.get("a")
         #expect(starCache.count == 0)
     }
 
     @Test func responsesWithoutValidatorsOrWithNoStoreAreNotKept() async throws {
-        let transport = ScriptedTransport { request, _ in
-            switch request.url.lastPathComponent {
-            case "plain": jsonResponse("{}")
-            case "partial": jsonResponse("{}", status: 206, headers: ["ETag": "\"t\""])
-            default: jsonResponse("{}", headers: ["ETag": "\"t\""])
-            }
-        }
+        let transport = StubTransport()
+            .on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\""]))
+            .on(nil, "plain", .json(text: "{}"))
+            .on(nil, "partial", .json(text: "{}", status: 206, headers: ["ETag": "\"t\""]))
         let cache = ResponseCache()
         let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
         _ = try await api.get("plain")
@@ -95,9 +93,9 @@ import Testing
 
     @Test func a404ForgetsTheStoredResponse() async throws {
         let gone = Locked(false)
-        let transport = ScriptedTransport { _, _ in
+        let transport = StubTransport().on(nil, "**") { _ in
             gone.withLock { $0 }
-                ? jsonResponse("{}", status: 404) : jsonResponse("{}", headers: ["ETag": "\"t\""])
+                ? .json(text: "{}", status: 404) : .json(text: "{}", headers: ["ETag": "\"t\""])
         }
         let cache = ResponseCache()
         let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
@@ -109,11 +107,9 @@ import Testing
     }
 
     @Test func aCreateInvalidatesTheLocationItAnswersWith() async throws {
-        let transport = ScriptedTransport { request, _ in
-            request.method == .post
-                ? jsonResponse("{}", status: 201, headers: ["Location": "/v1/people/9/"])
-                : jsonResponse("{}", headers: ["ETag": "\"t\""])
-        }
+        let transport = StubTransport()
+            .on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\""]))
+            .on(.post, "**", .json(text: "{}", status: 201, headers: ["Location": "/v1/people/9/"]))
         let cache = ResponseCache()
         let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
         _ = try await api.get("people/9")

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -16,6 +17,14 @@ struct HandPerson: JSONConvertible, Sendable {
     }
 }
 
+/// A transport that breaks the `Transport` contract: it throws `error` as is instead of a `CRUDError`, as a
+/// hand-written transport may; the API maps what it throws.
+private struct RawErrorTransport: Transport {
+    let error: any Error
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
+}
+
 enum PeopleEndpoints {
     static func adults(page: Int) -> Request<[StubPerson]> {
         Request(.get, "people", query: ["age_gte": "18", "page": "\(page)"])
@@ -26,7 +35,7 @@ enum PeopleEndpoints {
     let ada = #"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#
 
     @Test func decodedAndRawCalls() async throws {
-        let transport = ScriptedTransport(json: ada)
+        let transport = StubTransport().on(nil, "**", .json(text: ada))
         let api = API(baseURL: testBase, transport: transport)
         let person: StubPerson = try await api.get("people/1")
         #expect(person == StubPerson(id: 1, firstName: "Ada", lastName: "Lovelace"))
@@ -34,19 +43,19 @@ enum PeopleEndpoints {
         #expect(same == person)
         let response = try await api.delete("people/1")
         #expect(response.status == 200)
-        #expect(transport.requests.map(\.method) == [.get, .patch, .delete])
+        #expect(transport.recorder.requests.map(\.method) == [.get, .patch, .delete])
     }
 
     @Test func typedRequestsReadTheirAnswerEachTheirWay() async throws {
-        let transport = ScriptedTransport { request, _ in
-            request.url.path.hasSuffix("people")
-                ? jsonResponse("[\(#"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)]")
-                : jsonResponse(#"{"count": 7}"#)
+        let transport = StubTransport().on(nil, "**") { request in
+            request.request.url.path.hasSuffix("people")
+                ? .json(text: "[\(#"{"id": 1, "firstName": "Ada", "lastName": "Lovelace"}"#)]")
+                : .json(text: #"{"count": 7}"#)
         }
         let api = API(baseURL: testBase, transport: transport)
         let adults = try await api.send(PeopleEndpoints.adults(page: 2))
         #expect(adults.map(\.firstName) == ["Ada"])
-        #expect(transport.requests[0].url.query == "age_gte=18&page=2")
+        #expect(transport.recorder.requests[0].request.url.query == "age_gte=18&page=2")
 
         let data = try await api.send(Request<Data>(.get, "count"))
         #expect(data == Data(#"{"count": 7}"#.utf8))
@@ -68,11 +77,13 @@ enum PeopleEndpoints {
     }
 
     @Test func statusesBecomeErrorsWithTheResponseKept() async {
-        let api = API(baseURL: testBase, transport: ScriptedTransport(status: 404, json: #"{"detail": "Not found."}"#))
+        let api = API(
+            baseURL: testBase,
+            transport: StubTransport().on(nil, "**", .json(text: #"{"detail": "Not found."}"#, status: 404)))
         let notFound = await crudError { try await api.get("people/9") }
         #expect(notFound?.isNotFound == true)
         #expect(notFound?.response?.body == Data(#"{"detail": "Not found."}"#.utf8))
-        let conflict = API(baseURL: testBase, transport: ScriptedTransport(status: 412, json: "{}"))
+        let conflict = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "{}", status: 412)))
         let error = await crudError { try await conflict.put("people/9", body: .json(["a": "b"])) }
         #expect(error?.caseName == "conflict")
     }
@@ -81,7 +92,7 @@ enum PeopleEndpoints {
         let body =
             #"{"results": [{"id": 1, "firstName": "Ada", "lastName": "L"}, {"id": "two", "firstName": "B", "lastName": "C"}]}"#
         struct Page: Decodable, Sendable { var results: [StubPerson] }
-        let api = API(baseURL: testBase, transport: ScriptedTransport(json: body))
+        let api = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: body)))
         let error = await crudError { try await api.get("people", as: Page.self) }
         guard case .decoding(let failure) = error else {
             Issue.record("expected a decoding failure, got \(String(describing: error))")
@@ -91,13 +102,13 @@ enum PeopleEndpoints {
         #expect(failure.expected == "Int")
         #expect(failure.bodySnippet == String(body.prefix(200)))
 
-        let missing = API(baseURL: testBase, transport: ScriptedTransport(json: #"{"id": 1}"#))
+        let missing = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: #"{"id": 1}"#)))
         guard case .decoding(let absent) = await crudError({ try await missing.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(absent.keyPath == "firstName")
         #expect(absent.found == "nothing")
 
-        let garbage = API(baseURL: testBase, transport: ScriptedTransport(json: "<html>"))
+        let garbage = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "<html>")))
         guard case .decoding(let broken) = await crudError({ try await garbage.get("people/1", as: StubPerson.self) })
         else { return #expect(Bool(false)) }
         #expect(broken.found.contains("line 1, column 1"))
@@ -107,7 +118,7 @@ enum PeopleEndpoints {
     @Test func answersMapThroughJSONEitherWay() async throws {
         let page =
             #"{"count": 2, "results": [{"id": 1, "first_name": "Ada", "last_name": "L"}, {"id": 2, "first_name": "Grace", "last_name": "H"}]}"#
-        let api = API(baseURL: testBase, transport: ScriptedTransport(json: page))
+        let api = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: page)))
         // Codable, from under DRF's "results", snake_case keys converted by the default coding.
         let decoded = try await api.send(Request<[StubPerson]>(.get, "people", at: "results"))
         #expect(decoded.map(\.firstName) == ["Ada", "Grace"])
@@ -125,7 +136,9 @@ enum PeopleEndpoints {
         }
         guard case .decoding(let failure) = error else { return #expect(Bool(false)) }
         #expect(failure.keyPath == "data")
-        let deep = API(baseURL: testBase, transport: ScriptedTransport(json: #"{"results": [{"first_name": 3}]}"#))
+        let deep = API(
+            baseURL: testBase,
+            transport: StubTransport().on(nil, "**", .json(text: #"{"results": [{"first_name": 3}]}"#)))
         let wrong = await crudError {
             try await deep.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
         }
@@ -141,10 +154,16 @@ enum PeopleEndpoints {
         (CRUDError.tooManyRedirects(limit: 5), "tooManyRedirects"),
     ])
     func transportErrorsBecomeCRUDErrors(thrown: any Error, expected: String) async {
-        let api = API(baseURL: testBase, transport: ScriptedTransport { _, _ in throw thrown }, timeout: 7)
-        let error = await crudError { try await api.get("people") }
-        #expect(error?.caseName == expected)
-        if case .timedOut(let timeout) = error { #expect(timeout == .idle(7)) }
+        // A transport that throws what it gets, as is (the API maps it), and a stub whose route throws it.
+        let transports: [any Transport] = [
+            RawErrorTransport(error: thrown), StubTransport().on(nil, "**") { _ in throw thrown },
+        ]
+        for transport in transports {
+            let api = API(baseURL: testBase, transport: transport, timeout: 7)
+            let error = await crudError { try await api.get("people") }
+            #expect(error?.caseName == expected)
+            if case .timedOut(let timeout) = error { #expect(timeout == .idle(7)) }
+        }
     }
 
     @Test func anAPIWithoutBaseURLRefusesPathsAndNonHTTPURLs() async {
@@ -159,10 +178,10 @@ enum PeopleEndpoints {
 
     @Test func cancellingTheTaskCancelsTheRequest() async {
         let (entered, signal) = AsyncStream<Void>.makeStream()
-        let transport = ScriptedTransport { _, _ in
+        let transport = StubTransport().on(nil, "**") { _ in
             signal.yield()
             try await Task.sleep(nanoseconds: 3_600_000_000_000)
-            return jsonResponse("{}")
+            return .json(text: "{}")
         }
         let api = API(baseURL: testBase, transport: transport)
         let task = Task { try await api.get("slow") }

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Dispatch
 import Foundation
 import Testing
@@ -16,9 +17,9 @@ import Testing
     }
 
     @Test func syncCodeGetsFuturesOfTheSameCalls() async throws {
-        let transport = ScriptedTransport { request, _ in
-            request.url.path.hasSuffix("people")
-                ? jsonResponse("[\(ada)]") : jsonResponse(ada)
+        let ada = self.ada
+        let transport = StubTransport().on(nil, "**") { request in
+            request.request.url.path.hasSuffix("people") ? .json(text: "[\(ada)]") : .json(text: ada)
         }
         let api = API(baseURL: testBase, transport: transport)
         let (person, response, list) = synchronousCaller(api)
@@ -34,7 +35,8 @@ import Testing
         let queue = DispatchQueue(label: "client-tests.callbacks")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let api = API(baseURL: testBase, transport: ScriptedTransport(json: ada), callbackQueue: queue)
+        let api = API(
+            baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: ada)), callbackQueue: queue)
         let onQueue = await withCheckedContinuation { continuation in
             let future: Future<StubPerson> = api.get("people/1")
             future.onSuccess { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
@@ -43,7 +45,7 @@ import Testing
     }
 
     @Test func failuresArriveAsCRUDErrors() async {
-        let api = API(baseURL: testBase, transport: ScriptedTransport(status: 404, json: "{}"))
+        let api = API(baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "{}", status: 404)))
         let error = await withCheckedContinuation { continuation in
             api.get("people/9").onFailure { continuation.resume(returning: $0 as? CRUDError) }
         }
@@ -53,7 +55,7 @@ import Testing
     @Test func cancellingTheFutureCancelsTheRequest() async {
         let (entered, signal) = AsyncStream<Void>.makeStream()
         let (ended, endSignal) = AsyncStream<Bool>.makeStream()
-        let transport = ScriptedTransport { _, _ in
+        let transport = StubTransport().on(nil, "**") { _ in
             signal.yield()
             do {
                 try await Task.sleep(nanoseconds: 3_600_000_000_000)
@@ -61,7 +63,7 @@ import Testing
                 endSignal.yield(Task.isCancelled)
                 throw error
             }
-            return jsonResponse("{}")
+            return .json(text: "{}")
         }
         let api = API(baseURL: testBase, transport: transport)
         let future: Future<HTTPResponse> = api.get("slow")

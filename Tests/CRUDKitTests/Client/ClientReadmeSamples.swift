@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -129,14 +130,13 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
     }
 
     @Test func customCallsAndTypedRequestsRun() async throws {
-        let transport = ScriptedTransport { request, _ in
-            switch request.url.path {
-            case "/v1/status": jsonResponse(#"{"healthy": true}"#)
-            case "/v1/people/search": jsonResponse(#"[{"id": 1, "first_name": "Ada", "last_name": "Lovelace"}]"#)
-            case "/v1/people": jsonResponse(#"{"count": 1, "results": [{"first_name": "Grace", "last_name": "H"}]}"#)
-            default: jsonResponse("{}")
-            }
-        }
+        let transport = StubTransport()
+            .on(nil, "**", .json(text: "{}"))
+            .on(nil, "/v1/status", .json(text: #"{"healthy": true}"#))
+            .on(nil, "/v1/people/search", .json(text: #"[{"id": 1, "first_name": "Ada", "last_name": "Lovelace"}]"#))
+            .on(
+                nil, "/v1/people", .json(text: #"{"count": 1, "results": [{"first_name": "Grace", "last_name": "H"}]}"#)
+            )
         let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport)
         #expect(try await readmeCustomCall(api: api))
         #expect(try await readmeTypedRequest(api: api).map(\.firstName) == ["Ada", "Grace"])
@@ -144,36 +144,37 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
             readmeFutureCall(api: api) { continuation.resume(returning: $0) }
         }
         #expect(healthy)
-        let urls = transport.requests.map(\.url.absoluteString)
+        let urls = transport.recorder.requests.map(\.request.url.absoluteString)
         #expect(urls.contains("https://cdn.example.com/exports/people.csv"))
         #expect(urls.contains("https://api.example.com/v1/people/search?q=Ada%20Lovelace"))
         #expect(urls.contains("https://api.example.com/v1/people/a%2Fb/archive"))
     }
 
     @Test func authenticationRefreshesOnce() async throws {
-        let authTransport = ScriptedTransport(json: #"{"access": "fresh"}"#)
+        let authTransport = StubTransport().on(nil, "**", .json(text: #"{"access": "fresh"}"#))
         let authAPI = API(baseURL: URL(string: "https://auth.example.com")!, transport: authTransport)
-        let transport = ScriptedTransport { request, _ in
-            request.headers["Authorization"] == "Bearer fresh"
-                ? jsonResponse(#"{"healthy": true}"#) : jsonResponse("{}", status: 401)
+        let transport = StubTransport().on(nil, "**") { request in
+            request.recorded.header("Authorization") == "Bearer fresh"
+                ? .json(text: #"{"healthy": true}"#) : .json(text: "{}", status: 401)
         }
         let api = readmeAuthenticatedAPI(authAPI: authAPI, transport: transport)
         let status: Status = try await api.get("status")
         #expect(status.healthy)
-        #expect(authTransport.count == 1)
-        #expect(transport.count == 2)
+        #expect(authTransport.recorder.count == 1)
+        #expect(transport.recorder.count == 2)
     }
 
     @Test func retryingAPIRetriesPosts() async throws {
-        let transport = ScriptedTransport { _, index in jsonResponse("{}", status: index == 0 ? 503 : 201) }
+        let transport = StubTransport().on(
+            nil, "**", sequence: [.json(text: "{}", status: 503), .json(text: "{}", status: 201)])
         let api = readmeRetryingAPI(transport: transport).with { $0.clock = ManualClock() }
         try await api.post("people", body: .json(["firstName": "Ada"]))
-        #expect(transport.count == 2)
+        #expect(transport.recorder.count == 2)
     }
 
     @Test func loggingHidesSecrets() async throws {
         let lines = Locked<[String]>([])
-        let curl = try await readmeLogging(transport: ScriptedTransport(json: "[]"), lines: lines)
+        let curl = try await readmeLogging(transport: StubTransport().on(nil, "**", .json(text: "[]")), lines: lines)
         let logged = lines.withLock { $0 }
         #expect(logged.count == 2)
         #expect(logged.first == "→ GET https://api.example.com/v1/people?api_key=REDACTED (attempt 1)")

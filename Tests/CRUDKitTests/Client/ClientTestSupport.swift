@@ -3,37 +3,6 @@ import Testing
 
 @testable import CRUDKit
 
-/// An in-process transport: answers with a closure and records every request it was given.
-final class ScriptedTransport: Transport {
-    private let recorded = Locked<[HTTPRequest]>([])
-    private let respond: @Sendable (HTTPRequest, Int) async throws -> HTTPResponse
-
-    /// - Parameter respond: Gets the request and its index (from 0) among all requests sent.
-    init(_ respond: @escaping @Sendable (HTTPRequest, Int) async throws -> HTTPResponse) {
-        self.respond = respond
-    }
-
-    /// A transport that answers every request the same way.
-    convenience init(
-        status: Int = 200, json: String = "{}", headers: HTTPHeaders = ["Content-Type": "application/json"]
-    ) {
-        self.init { request, _ in
-            HTTPResponse(status: status, headers: headers, body: Data(json.utf8), url: request.url)
-        }
-    }
-
-    var requests: [HTTPRequest] { recorded.withLock { $0 } }
-    var count: Int { recorded.withLock { $0.count } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let index = recorded.withLock { list -> Int in
-            list.append(request)
-            return list.count - 1
-        }
-        return try await respond(request, index)
-    }
-}
-
 /// A clock that never sleeps: `sleep` records the wait and moves time forward.
 final class ManualClock: APIClock {
     private struct State {

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -48,9 +49,11 @@ private struct ErrorBodyValidator: Interceptor {
 @Suite struct InterceptorTests {
     @Test func stepsRunInOrderOnEveryAttempt() async throws {
         let trace = Locked<[String]>([])
-        let transport = ScriptedTransport { request, index in
-            trace.withLock { $0.append("send \(request.headers.values(for: "X-Trace").joined(separator: ","))") }
-            return index == 0 ? jsonResponse("{}", status: 503) : jsonResponse("{}")
+        let transport = StubTransport().on(nil, "**") { request in
+            trace.withLock {
+                $0.append("send \(request.request.headers.values(for: "X-Trace").joined(separator: ","))")
+            }
+            return request.recorded.index == 0 ? .json(text: "{}", status: 503) : .json(text: "{}")
         }
         let policy = RetryPolicy(maxAttempts: 2, jitter: 0)
         let api = API(
@@ -69,7 +72,7 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func adaptersReadValuesAtSendTime() async throws {
         let token = Locked("first")
-        let transport = ScriptedTransport(json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}"))
         let api = API(
             baseURL: testBase, transport: transport,
             interceptors: [
@@ -82,12 +85,14 @@ private struct ErrorBodyValidator: Interceptor {
         _ = try await api.get("me")
         token.withLock { $0 = "second" }
         _ = try await api.get("me")
-        #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer first", "Bearer second"])
+        #expect(transport.recorder.requests.map { $0.header("Authorization") } == ["Bearer first", "Bearer second"])
     }
 
     @Test func aValidatorTurnsAnErrorBodyIntoAFailure() async {
         let body = #"{"error": {"type": "DataException", "message": "no data", "code": 800}}"#
-        let api = API(baseURL: testBase, transport: ScriptedTransport(json: body), interceptors: [ErrorBodyValidator()])
+        let api = API(
+            baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: body)),
+            interceptors: [ErrorBodyValidator()])
         let error = await crudError { try await api.get("track/313555658769") }
         guard case .validation(let message, let response) = error else { return #expect(Bool(false)) }
         #expect(message == "no data")
@@ -97,7 +102,7 @@ private struct ErrorBodyValidator: Interceptor {
     @Test func closureValidatorsWrapTheirErrors() async {
         struct Refused: Error, CustomStringConvertible { var description: String { "refused" } }
         let api = API(
-            baseURL: testBase, transport: ScriptedTransport(json: "{}"),
+            baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "{}")),
             interceptors: [.validate { _ in throw Refused() }])
         let error = await crudError { try await api.get("x") }
         guard case .validation(let message, _) = error else { return #expect(Bool(false)) }
@@ -106,15 +111,15 @@ private struct ErrorBodyValidator: Interceptor {
 
     @Test func aFailingAdapterStopsTheRequest() async {
         struct NoToken: Error {}
-        let transport = ScriptedTransport(json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}"))
         let api = API(baseURL: testBase, transport: transport, interceptors: [.adapt { _ in throw NoToken() }])
         #expect((await crudError { try await api.get("x") })?.caseName == "invalidRequest")
-        #expect(transport.count == 0)
+        #expect(transport.recorder.count == 0)
     }
 
     @Test func decideStopEndsTheSessionWithoutRetrying() async {
         let sessionEnded = Locked(false)
-        let transport = ScriptedTransport(status: 401, json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 401))
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport,
@@ -130,11 +135,12 @@ private struct ErrorBodyValidator: Interceptor {
         let error = await crudError { try await api.get("me") }
         #expect(error?.status == 401)
         #expect(sessionEnded.withLock { $0 })
-        #expect(transport.count == 1)
+        #expect(transport.recorder.count == 1)
     }
 
     @Test func retryInterceptorsComeFirstAndMayReplaceTheError() async {
-        let transport = ScriptedTransport { _, index in jsonResponse("{}", status: index < 2 ? 500 : 200) }
+        let transport = StubTransport().on(
+            nil, "**", sequence: [.json(text: "{}", status: 500), .json(text: "{}", status: 500), .json(text: "{}")])
         let clock = ManualClock()
         let api = API(
             configuration: APIConfiguration(
@@ -144,20 +150,20 @@ private struct ErrorBodyValidator: Interceptor {
                 ],
                 clock: clock))
         _ = try? await api.post("jobs")
-        #expect(transport.count == 3)
+        #expect(transport.recorder.count == 3)
         #expect(clock.sleeps == [.seconds(2), .seconds(2)])
 
         let replacing = API(
-            baseURL: testBase, transport: ScriptedTransport(status: 500, json: "{}"),
+            baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "{}", status: 500)),
             interceptors: [.retry { _, _, _ in .fail(.invalidRequest(reason: "maintenance")) }])
         #expect((await crudError { try await replacing.get("x") })?.caseName == "invalidRequest")
     }
 
     @Test func interceptorsCannotLoopForever() async {
-        let transport = ScriptedTransport(status: 500, json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
         let api = API(
             baseURL: testBase, transport: transport, interceptors: [.retry { _, _, _ in .retryNow }])
         #expect((await crudError { try await api.get("x") })?.status == 500)
-        #expect(transport.count == API.attemptLimit)
+        #expect(transport.recorder.count == API.attemptLimit)
     }
 }

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -6,11 +7,12 @@ import Testing
 @Suite struct LoggingTests {
     @Test func eventsCarryMethodURLStatusSizesAndAttempt() async throws {
         let events = Locked<[LogEvent]>([])
-        let transport = ScriptedTransport { _, index in
-            index == 0
-                ? jsonResponse("{}", status: 503, headers: ["Retry-After": "1"])
-                : jsonResponse(#"{"ok":true}"#, headers: ["Set-Cookie": "session=abc"])
-        }
+        let transport = StubTransport().on(
+            nil, "**",
+            sequence: [
+                .json(text: "{}", status: 503, headers: ["Retry-After": "1"]),
+                .json(text: #"{"ok":true}"#, headers: ["Set-Cookie": "session=abc"]),
+            ])
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, headers: ["Authorization": "Bearer secret-token", "Cookie": "id=42"],

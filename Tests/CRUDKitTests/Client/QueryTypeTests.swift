@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -7,7 +8,9 @@ import Testing
 /// take `FormParameters` (lists, nested fields, numbers) as model operations do, and a `[String: String]` still
 /// works where it did.
 @Suite struct QueryTypeTests {
-    let transport = ScriptedTransport(json: "[]")
+    let transport = StubTransport().on(nil, "**", .json(text: "[]"))
+    /// The requests the transport received, as sent.
+    var requests: [HTTPRequest] { transport.recorder.requests.map(\.request) }
     var api: API { API(baseURL: URL(string: "https://api.example.com/v1")!, transport: transport) }
 
     @Test func callsTakeFormParametersWithListsAndNestedFields() async throws {
@@ -22,7 +25,7 @@ import Testing
 
         // Then
         let expected = "tags%5B%5D=a&tags%5B%5D=b&page=2&person%5Bname%5D=Ada"
-        #expect(transport.requests.map { $0.url.query ?? "" } == Array(repeating: expected, count: 4))
+        #expect(requests.map { $0.url.query ?? "" } == Array(repeating: expected, count: 4))
     }
 
     @Test func aStringDictionaryStillWorks() async throws {
@@ -37,7 +40,7 @@ import Testing
 
         // Then: sorted by name, as before
         #expect(
-            transport.requests.map { $0.url.query ?? "" } == [
+            requests.map { $0.url.query ?? "" } == [
                 "age_gte=30&last_name=Lovelace", "q=Ada%20Lovelace", "q=4",
             ])
     }
@@ -52,6 +55,6 @@ import Testing
         _ = try await defaults.get("people", query: ["page": "1"])
 
         // Then
-        #expect(transport.requests.map { $0.url.query ?? "" } == ["format=json&v=2&page=1"])
+        #expect(requests.map { $0.url.query ?? "" } == ["format=json&v=2&page=1"])
     }
 }

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -6,32 +7,32 @@ import Testing
 @Suite struct RetryPolicyTests {
     let clock = ManualClock()
 
-    func api(_ transport: ScriptedTransport, _ policy: RetryPolicy, keys: Bool = false) -> API {
+    func api(_ transport: StubTransport, _ policy: RetryPolicy, keys: Bool = false) -> API {
         API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport, retryPolicy: policy, addsIdempotencyKeys: keys, clock: clock))
     }
 
     @Test func backsOffExponentiallyUpToTheAttemptCap() async {
-        let transport = ScriptedTransport(status: 503, json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         let policy = RetryPolicy(
             maxAttempts: 5, initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .milliseconds(500), jitter: 0,
             maxTotalTime: nil)
         let error = await crudError { try await api(transport, policy).get("people") }
         #expect(error?.status == 503)
-        #expect(transport.count == 5)
+        #expect(transport.recorder.count == 5)
         #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500)])
     }
 
     @Test func succeedsWhenALaterAttemptDoes() async throws {
-        let transport = ScriptedTransport { _, index in
-            if index == 0 { throw URLError(.networkConnectionLost) }
-            if index == 1 { throw URLError(.timedOut) }
-            return jsonResponse(#"{"firstName": "Ada", "lastName": "L"}"#)
+        let transport = StubTransport().on(nil, "**") { request in
+            if request.recorded.index == 0 { throw URLError(.networkConnectionLost) }
+            if request.recorded.index == 1 { throw URLError(.timedOut) }
+            return .json(text: #"{"firstName": "Ada", "lastName": "L"}"#)
         }
         let person: StubPerson = try await api(transport, RetryPolicy(maxAttempts: 3, jitter: 0)).get("people/1")
         #expect(person.firstName == "Ada")
-        #expect(transport.count == 3)
+        #expect(transport.recorder.count == 3)
         #expect(clock.sleeps == [.milliseconds(250), .milliseconds(500)])
     }
 
@@ -55,16 +56,16 @@ import Testing
 
     @Test func honoursRetryAfterSecondsAndDates() async {
         let date = "Tue, 14 Nov 2023 22:13:40 GMT"  // 20 s after the manual clock's start date
-        let transport = ScriptedTransport { _, index in
-            switch index {
-            case 0: jsonResponse("{}", status: 429, headers: ["Retry-After": "3"])
-            case 1: jsonResponse("{}", status: 503, headers: ["Retry-After": date])
-            default: jsonResponse("{}", status: 500, headers: ["Retry-After": "99"])
-            }
-        }
+        let transport = StubTransport().on(
+            nil, "**",
+            sequence: [
+                .json(text: "{}", status: 429, headers: ["Retry-After": "3"]),
+                .json(text: "{}", status: 503, headers: ["Retry-After": date]),
+                .json(text: "{}", status: 500, headers: ["Retry-After": "99"]),
+            ])
         let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(100), jitter: 0, maxTotalTime: nil)
         _ = await crudError { try await api(transport, policy).get("people") }
-        #expect(transport.count == 4)
+        #expect(transport.recorder.count == 4)
         // 3 s asked, then the date 20 s after the start (3 s have passed: 17 s), then back-off (Retry-After only
         // counts on 429 and 503).
         #expect(clock.sleeps == [.seconds(3), .seconds(17), .milliseconds(400)])
@@ -82,68 +83,70 @@ import Testing
     }
 
     @Test func aRetryAfterBeyondTheTotalTimeFailsAtOnce() async {
-        let transport = ScriptedTransport(status: 503, json: "{}", headers: ["Retry-After": "120"])
+        let transport = StubTransport().on(
+            nil, "**", .data(Data("{}".utf8), status: 503, headers: ["Retry-After": "120"]))
         let policy = RetryPolicy(maxAttempts: 5, maxTotalTime: .seconds(60))
         #expect((await crudError { try await api(transport, policy).get("people") })?.status == 503)
-        #expect(transport.count == 1)
+        #expect(transport.recorder.count == 1)
         #expect(clock.sleeps.isEmpty)
     }
 
     @Test func stopsWhenTheTotalTimeIsSpent() async {
-        let transport = ScriptedTransport { _, _ in
-            self.clock.advance(.seconds(4))  // each attempt takes 4 s
-            return jsonResponse("{}", status: 502)
+        let clock = self.clock
+        let transport = StubTransport().on(nil, "**") { _ in
+            clock.advance(.seconds(4))  // each attempt takes 4 s
+            return .json(text: "{}", status: 502)
         }
         let policy = RetryPolicy(
             maxAttempts: 100, initialDelay: .seconds(1), multiplier: 1, jitter: 0, maxTotalTime: .seconds(12))
         _ = await crudError { try await api(transport, policy).get("people") }
         // attempt 1 ends at 4 s, waits to 5; attempt 2 ends at 9, waits to 10; attempt 3 ends at 14: over.
-        #expect(transport.count == 3)
+        #expect(transport.recorder.count == 3)
     }
 
     @Test func postsAreRetriedOnlyWithAnIdempotencyKeyWhichStaysTheSame() async {
-        let failing = ScriptedTransport(status: 503, json: "{}")
+        let failing = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         let policy = RetryPolicy(maxAttempts: 3, jitter: 0)
         _ = await crudError { try await api(failing, policy).post("people") }
-        #expect(failing.count == 1)
+        #expect(failing.recorder.count == 1)
         _ = await crudError { try await api(failing, policy).patch("people/1") }
-        #expect(failing.count == 2)
+        #expect(failing.recorder.count == 2)
 
-        let keyed = ScriptedTransport(status: 503, json: "{}")
+        let keyed = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         _ = await crudError { try await api(keyed, policy, keys: true).post("people") }
-        #expect(keyed.count == 3)
-        let keys = Set(keyed.requests.compactMap { $0.headers["Idempotency-Key"] })
+        #expect(keyed.recorder.count == 3)
+        let keys = Set(keyed.recorder.requests.compactMap { $0.header("Idempotency-Key") })
         #expect(keys.count == 1)
 
-        let manual = ScriptedTransport(status: 503, json: "{}")
+        let manual = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         _ = await crudError { try await api(manual, policy).post("payments", headers: ["Idempotency-Key": "pay-1"]) }
-        #expect(manual.count == 3)
+        #expect(manual.recorder.count == 3)
     }
 
     @Test func whatIsRetriedIsConfigurable() async {
-        let transport = ScriptedTransport { _, _ in throw URLError(.notConnectedToInternet) }
+        let transport = StubTransport().on(nil, "**") { _ in throw URLError(.notConnectedToInternet) }
         let noTransport = RetryPolicy(maxAttempts: 3, retriesTransportErrors: false)
         _ = await crudError { try await api(transport, noTransport).get("x") }
-        #expect(transport.count == 1)
+        #expect(transport.recorder.count == 1)
 
-        let status = ScriptedTransport(status: 500, json: "{}")
+        let status = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
         _ = await crudError { try await api(status, RetryPolicy(maxAttempts: 3, retryableStatuses: [503])).get("x") }
-        #expect(status.count == 1)
+        #expect(status.recorder.count == 1)
 
-        let notFound = ScriptedTransport(status: 404, json: "{}")
+        let notFound = StubTransport().on(nil, "**", .json(text: "{}", status: 404))
         _ = await crudError { try await api(notFound, .standard).get("x") }
-        #expect(notFound.count == 1)
+        #expect(notFound.recorder.count == 1)
 
-        let perRequest = ScriptedTransport(status: 500, json: "{}")
+        let perRequest = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
         var request = Request<Okay>(.get, "x")
         request.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
         _ = await crudError { try await api(perRequest, .none).send(request) }
-        #expect(perRequest.count == 2)
+        #expect(perRequest.recorder.count == 2)
     }
 
     @Test func waitingIsCancellable() async {
         let clock = BlockingClock()
-        let transport = ScriptedTransport(status: 503, json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport, retryPolicy: RetryPolicy(maxAttempts: 5), clock: clock))
@@ -151,6 +154,6 @@ import Testing
         for await _ in clock.started { break }
         task.cancel()
         #expect((await crudError { try await task.value })?.caseName == "cancelled")
-        #expect(transport.count == 1)
+        #expect(transport.recorder.count == 1)
     }
 }

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Dispatch
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
     @Test func configureInstallsTheDefault() async throws {
         let previous = API.shared
         defer { CRUDKit.configure(previous) }
-        let transport = ScriptedTransport(json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}"))
         let installed = CRUDKit.configure(
             baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
         #expect(installed.baseURL == testBase)
@@ -19,23 +20,23 @@ import Testing
             #expect(API.shared === installed)
             _ = try await API.shared.get("people")
         }
-        #expect(transport.requests.first?.headers["Authorization"] == "Bearer t")
+        #expect(transport.recorder.first?.header("Authorization") == "Bearer t")
     }
 
     @Test func aRunningRequestKeepsTheAPIItStartedWith() async throws {
         let (entered, signal) = AsyncStream<Void>.makeStream()
         let (release, releaser) = AsyncStream<Void>.makeStream()
-        let first = ScriptedTransport { request, _ in
+        let first = StubTransport().on(nil, "**") { _ in
             signal.yield()
             for await _ in release { break }
-            return jsonResponse("{}")
+            return .json(text: "{}")
         }
         let old = API(baseURL: testBase, headers: ["X-Version": "old"], transport: first)
         try await API.withShared(old) {
             let running = Task { try await API.shared.get("slow") }
             for await _ in entered { break }
             // Replace the default while the request waits in the transport.
-            let second = ScriptedTransport(json: "{}")
+            let second = StubTransport().on(nil, "**", .json(text: "{}"))
             let new = API(
                 baseURL: URL(string: "https://other.example.com")!, headers: ["X-Version": "new"], transport: second)
             try await API.withShared(new) {
@@ -44,9 +45,9 @@ import Testing
                 #expect(response.status == 200)
                 _ = try await API.shared.get("fast")
             }
-            #expect(first.requests.map { $0.headers["X-Version"] } == ["old"])
-            #expect(first.requests.map(\.url.absoluteString) == ["https://api.example.com/v1/slow"])
-            #expect(second.requests.map(\.url.absoluteString) == ["https://other.example.com/fast"])
+            #expect(first.recorder.requests.map { $0.header("X-Version") } == ["old"])
+            #expect(first.recorder.requests.map(\.request.url.absoluteString) == ["https://api.example.com/v1/slow"])
+            #expect(second.recorder.requests.map(\.request.url.absoluteString) == ["https://other.example.com/fast"])
         }
     }
 

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -56,12 +57,12 @@ private final class StuckRefresh: Sendable {
     /// `barrier` requests have arrived, and `answered` hears of each 401 as it leaves.
     private static func server(
         barrier: Gate? = nil, answered: AsyncStream<Void>.Continuation? = nil
-    ) -> ScriptedTransport {
-        ScriptedTransport { request, _ in
-            if request.headers["Authorization"] == "Bearer fresh" { return jsonResponse(#"{"ok": true}"#) }
+    ) -> StubTransport {
+        StubTransport().on(nil, "**") { request in
+            if request.recorded.header("Authorization") == "Bearer fresh" { return .json(text: #"{"ok": true}"#) }
             if let barrier { await barrier.arrive() }
             answered?.yield()
-            return jsonResponse(#"{"detail": "expired"}"#, status: 401)
+            return .json(text: #"{"detail": "expired"}"#, status: 401)
         }
     }
 
@@ -117,7 +118,7 @@ private final class StuckRefresh: Sendable {
         }
         #expect(errors.count == 100)
         #expect(errors.filter { $0?.isCancelled == true }.count == 100, "\(errors.prefix(3))")
-        #expect(transport.count == 100)
+        #expect(transport.recorder.count == 100)
         #expect(await auth.refreshCount == 1)
     }
 

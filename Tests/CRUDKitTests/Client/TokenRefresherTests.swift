@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -24,12 +25,12 @@ actor Gate {
 
 @Suite struct TokenRefresherTests {
     /// A server that accepts only `Bearer fresh`, and holds its 401 answers until `expired` of them are due.
-    func server(holding expired: Int) -> ScriptedTransport {
+    func server(holding expired: Int) -> StubTransport {
         let gate = Gate(count: expired)
-        return ScriptedTransport { request, _ in
-            if request.headers["Authorization"] == "Bearer fresh" { return jsonResponse(#"{"ok": true}"#) }
+        return StubTransport().on(nil, "**") { request in
+            if request.recorded.header("Authorization") == "Bearer fresh" { return .json(text: #"{"ok": true}"#) }
             await gate.arrive()
-            return jsonResponse(#"{"detail": "expired"}"#, status: 401)
+            return .json(text: #"{"detail": "expired"}"#, status: 401)
         }
     }
 
@@ -49,7 +50,7 @@ actor Gate {
         #expect(refreshes.withLock { $0 } == 1)
         #expect(await auth.refreshCount == 1)
         #expect(await auth.currentToken == "fresh")
-        let sent = transport.requests.map { $0.headers["Authorization"] }
+        let sent = transport.recorder.requests.map { $0.header("Authorization") }
         #expect(sent.filter { $0 == "Bearer stale" }.count == 20)
         #expect(sent.filter { $0 == "Bearer fresh" }.count == 20)
     }
@@ -70,13 +71,13 @@ actor Gate {
             return errors
         }
         #expect(errors.map { $0?.status } == Array(repeating: 400, count: 5))
-        #expect(transport.count == 5)
+        #expect(transport.recorder.count == 5)
 
         // The same stale token is not refreshed again: the request fails as the refresh did.
         let later = server(holding: 1)
         let again = API(baseURL: testBase, transport: later, interceptors: [auth])
         #expect((await crudError { try await again.get("me") })?.status == 400)
-        #expect(later.count == 1)
+        #expect(later.recorder.count == 1)
         #expect(refreshes.withLock { $0 } == 1)
 
         // A new token from signing in allows refreshing again.
@@ -97,18 +98,18 @@ actor Gate {
             refreshes.withLock { $0 += 1 }
             return "still-wrong"
         }
-        let transport = ScriptedTransport(status: 401, json: "{}")
+        let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 401))
         let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
         #expect((await crudError { try await api.get("me") })?.status == 401)
-        #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer a", "Bearer still-wrong"])
+        #expect(transport.recorder.requests.map { $0.header("Authorization") } == ["Bearer a", "Bearer still-wrong"])
         #expect(refreshes.withLock { $0 } == 1)
     }
 
     @Test func anotherRequestsRefreshIsUsedWithoutRefreshingAgain() async throws {
         let auth = TokenRefresher(token: "stale", scheme: "Token") { _ in "fresh" }
-        let transport = ScriptedTransport { request, _ in
-            request.headers["Authorization"] == "Token fresh"
-                ? jsonResponse("{}") : jsonResponse("{}", status: 401)
+        let transport = StubTransport().on(nil, "**") { request in
+            request.recorded.header("Authorization") == "Token fresh"
+                ? .json(text: "{}") : .json(text: "{}", status: 401)
         }
         let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
         // A request built with the old token, sent after the token changed, is retried without a refresh.

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -6,9 +7,9 @@ import Testing
 @Suite struct TransferTests {
     @Test func downloadsGoThroughThePipelineIntoAFile() async throws {
         let body = Data((0..<10_000).map { UInt8($0 % 251) })
-        let transport = ScriptedTransport { request, index in
-            #expect(request.headers["Authorization"] == "Bearer t")
-            return index == 0 ? jsonResponse("{}", status: 503) : HTTPResponse(status: 200, body: body)
+        let transport = StubTransport().on(nil, "**") { request in
+            #expect(request.recorded.header("Authorization") == "Bearer t")
+            return request.recorded.index == 0 ? .json(text: "{}", status: 503) : .data(body)
         }
         let api = API(
             configuration: APIConfiguration(
@@ -31,12 +32,12 @@ import Testing
         #expect(response.status == 200)
         #expect(response.body.isEmpty)
         #expect(try Data(contentsOf: destination) == body)
-        #expect(transport.count == 2)
+        #expect(transport.recorder.count == 2)
         #expect(reported.withLock { $0.last } == 10_000)
     }
 
     @Test func requestsCarryTheirObserverAndDeadline() async throws {
-        let transport = ScriptedTransport(json: #"{"ok": true}"#)
+        let transport = StubTransport().on(nil, "**", .json(text: #"{"ok": true}"#))
         let api = API(configuration: APIConfiguration(baseURL: testBase, transport: transport, deadline: 30))
         let seen = Locked<Int64?>(nil)
         var request = Request<Data>(.get, "status")
@@ -45,6 +46,6 @@ import Testing
         request.deadline = 5
         try await api.send(request)
         #expect(seen.withLock { $0 } == 12)
-        #expect(transport.requests.map(\.deadline) == [30, 5])
+        #expect(transport.recorder.requests.map(\.request.deadline) == [30, 5])
     }
 }
