@@ -3,6 +3,7 @@ import Foundation
 // Custom member actions (`POST /people/12/activate`) and collection actions (`GET /people/search?q=…`).
 
 extension ResourceScope {
+    // twin: future, noasync: the action; spell the type
     /// Runs a collection action: `GET /people/search?q=ada`, `POST /people/import`.
     ///
     /// ```swift
@@ -27,29 +28,7 @@ extension ResourceScope {
         try await performAction(method, name, id: nil, query: query, body: body)
     }
 
-    /// Runs a collection action, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the collection.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        future { try await performAction(method, name, id: nil, query: query, body: body) }
-    }
-
+    // twin: future, noasync: the action; spell the type
     /// Runs a member action on `model`: `POST /people/12/activate`.
     /// - Parameters:
     ///   - method: The method.
@@ -73,31 +52,6 @@ extension ResourceScope {
         try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body)
     }
 
-    /// Runs a member action on `model`, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - model: The value the action is about; it needs an id.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        on model: Model,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        future { try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body) }
-    }
-
     func performAction<Result: ActionResult>(
         _ method: HTTPMethod, _ name: String, id: String?, query: FormParameters, body: RequestBody
     ) async throws -> Result {
@@ -118,6 +72,7 @@ extension ResourceScope {
 }
 
 extension CRUDResource {
+    // twin: future, noasync: the action; spell the type
     /// Runs a collection action: `GET /people/search?q=ada`
     /// (see ``ResourceScope/action(_:_:query:body:as:)->Result``).
     ///
@@ -143,30 +98,7 @@ extension CRUDResource {
         try await scope.performAction(method, name, id: nil, query: query, body: body)
     }
 
-    /// Runs a collection action, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the collection.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public static func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        let scope = scope
-        return scope.future { try await scope.performAction(method, name, id: nil, query: query, body: body) }
-    }
-
+    // twin: future, noasync: the action; spell the type
     /// Runs a member action on this value: `POST /people/12/activate`.
     ///
     /// ```swift
@@ -190,31 +122,5 @@ extension CRUDResource {
         as type: Result.Type = Result.self
     ) async throws -> Result {
         try await Self.scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
-    }
-
-    /// Runs a member action on this value, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        let scope = Self.scope
-        return scope.future {
-            try await scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
-        }
     }
 }

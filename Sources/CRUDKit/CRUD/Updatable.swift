@@ -15,6 +15,7 @@ import Foundation
 public protocol Updatable: WritableResource {}
 
 extension ResourceScope where Model: Updatable {
+    // twin: future, noasync: the update; spell the model type
     /// Replaces `model` on the server: `PUT /people/{id}` with all its attributes (`nil` ones as `null`; see
     /// ``replacement(for:)``).
     /// - Parameter model: The new state; it needs an id.
@@ -25,19 +26,7 @@ extension ResourceScope where Model: Updatable {
         try await performUpdate(model).0
     }
 
-    /// Replaces `model` on the server, as a ``Future``.
-    /// - Parameter model: The new state; it needs an id.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(_ model: Model) -> Future<Model> {
-        future { try await performUpdate(model).0 }
-    }
-
+    // twin: future, noasync: the update; spell the model type
     /// Sends what changed from `original` to `model`: `PATCH /people/{id}` with a JSON Merge Patch (RFC 7396).
     ///
     /// Only fields whose JSON differs are sent; a field that became `nil` is sent as `null`; nested objects are
@@ -51,21 +40,6 @@ extension ResourceScope where Model: Updatable {
     @discardableResult
     public func update(_ model: Model, from original: Model) async throws -> Model {
         try await performPatch(model, from: original)?.0 ?? model
-    }
-
-    /// Sends what changed from `original` to `model` with `PATCH`, as a ``Future``.
-    /// - Parameters:
-    ///   - model: The new state; it needs an id.
-    ///   - original: The state as the server last sent it.
-    /// - Returns: A future of the server's copy, or of `model` when there was nothing to send.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(_ model: Model, from original: Model) -> Future<Model> {
-        future { try await performPatch(model, from: original)?.0 ?? model }
     }
 
     /// The JSON Merge Patch `update(_:from:)` sends (`{}` when nothing changed), wrapped in
@@ -112,6 +86,7 @@ extension ResourceScope where Model: Updatable {
 }
 
 extension Updatable {
+    // twin: future, noasync: the update; spell the model type
     /// Replaces this value on the server: `PUT /people/{id}` with all its attributes.
     /// - Returns: The server's copy; this value is not changed.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
@@ -120,19 +95,7 @@ extension Updatable {
         try await Self.scope.performUpdate(self).0
     }
 
-    /// Replaces this value on the server, as a ``Future``.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update() -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performUpdate(self).0 }
-    }
-
+    // twin: future, noasync: the update; spell the model type
     /// Sends only what changed since `original`: `PATCH /people/{id}` (see
     /// ``ResourceScope/update(_:from:)->Model``). Nothing changed: nothing is sent and this value is
     /// returned.
@@ -142,19 +105,5 @@ extension Updatable {
     @discardableResult
     public func update(from original: Self) async throws -> Self {
         try await Self.scope.performPatch(self, from: original)?.0 ?? self
-    }
-
-    /// Sends only what changed since `original` with `PATCH`, as a ``Future``.
-    /// - Parameter original: The value as the server last sent it.
-    /// - Returns: A future of the server's copy, or of this value when there was nothing to send.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(from original: Self) -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performPatch(self, from: original)?.0 ?? self }
     }
 }

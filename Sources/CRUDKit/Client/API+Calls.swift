@@ -4,6 +4,7 @@ import Foundation
 // `HTTPResponse` or a decoded value. Both go through `send(_:)`, so interceptors, retries and logging apply.
 
 extension API {
+    // twin: future
     /// Reads `endpoint` with `GET` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -20,6 +21,7 @@ extension API {
         try await send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
     }
 
+    // twin: future
     /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -37,6 +39,7 @@ extension API {
         try await send(Request<Value>(.get, endpoint, query: query, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Creates or runs an action at `endpoint` with `POST` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -55,6 +58,7 @@ extension API {
         try await send(Request<HTTPResponse>(.post, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Creates or runs an action at `endpoint` with `POST` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -74,6 +78,7 @@ extension API {
         try await send(Request<Value>(.post, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Replaces `endpoint` with `PUT` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -92,6 +97,7 @@ extension API {
         try await send(Request<HTTPResponse>(.put, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Replaces `endpoint` with `PUT` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -111,6 +117,7 @@ extension API {
         try await send(Request<Value>(.put, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Changes part of `endpoint` with `PATCH` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -129,6 +136,7 @@ extension API {
         try await send(Request<HTTPResponse>(.patch, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Changes part of `endpoint` with `PATCH` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -148,6 +156,7 @@ extension API {
         try await send(Request<Value>(.patch, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Deletes `endpoint` with `DELETE` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -164,6 +173,7 @@ extension API {
         try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Deletes `endpoint` with `DELETE` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -181,6 +191,7 @@ extension API {
         try await send(Request<Value>(.delete, endpoint, query: query, headers: headers))
     }
 
+    // twin: future
     /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same interceptors
     /// and retries; a partly written file is removed on failure and cancellation.
     /// - Parameters:
@@ -208,6 +219,7 @@ extension API {
 // MARK: - A value under an envelope key
 
 extension API {
+    // twin: future
     /// Reads `endpoint` with `GET` and decodes the value under `path` of the answer as `Value`.
     ///
     /// ```swift
