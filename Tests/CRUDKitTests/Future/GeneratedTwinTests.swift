@@ -37,7 +37,8 @@ import Testing
         let stale = tagged
         tagged.name = "Ada King"
 
-        let saved = try await Self.startUpdateChanges(tagged).value
+        // `Versioned`'s operations use the model's API (`API.shared` unless the model names another).
+        let saved = try await API.withShared(api) { try await Self.startUpdateChanges(tagged).value }
 
         #expect(saved.value.name == "Ada King")
         #expect(saved.etag != nil && saved.etag != tagged.etag)
@@ -48,7 +49,7 @@ import Testing
         var late = stale
         late.name = "Lovelace"
         await #expect {
-            _ = try await Self.startUpdateChanges(late).value
+            _ = try await API.withShared(api) { try await Self.startUpdateChanges(late).value }
         } throws: { error in
             guard case CRUDError.conflict = error else { return false }
             return true
@@ -61,7 +62,7 @@ import Testing
         let tagged = try await scope.readTagged(id: try #require(made.id))
         let before = backend.recorder.requests.count
 
-        let same = try await Self.startUpdateChanges(tagged).value
+        let same = try await API.withShared(api) { try await Self.startUpdateChanges(tagged).value }
 
         #expect(same.value == tagged.value && same.etag == tagged.etag)
         #expect(backend.recorder.requests.count == before)
@@ -72,7 +73,7 @@ import Testing
         let made = try await scope.create(Twin(name: "Ada"))
         let tagged = try await scope.readTagged(id: try #require(made.id))
 
-        let okay = try await Self.startDelete(tagged).value
+        let okay = try await API.withShared(api) { try await Self.startDelete(tagged).value }
 
         #expect(okay == Okay())
         let delete = try #require(backend.recorder.requests(.delete, "people/*").last)
