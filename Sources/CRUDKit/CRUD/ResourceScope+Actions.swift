@@ -4,39 +4,21 @@ import Foundation
 
 extension ResourceScope {
     // twin: future, noasync: the action; spell the type
-    /// Runs a collection action: `GET /people/search?q=ada`, `POST /people/import`.
+    /// Runs a collection action (`GET /people/search?q=ada`, `POST /people/import`), or with `model`, a member
+    /// action on it (`POST /people/12/activate`).
     ///
     /// ```swift
     /// let found: [Person] = try await Person.scope.action(.get, "search", query: ["q": "ada"])
+    /// let active: Person = try await Person.scope.action(.post, "activate", on: ada)
     /// ```
     /// - Parameters:
     ///   - method: The method.
-    ///   - name: The action's path under the collection (`"search"`, or several segments `"reports/daily"`).
+    ///   - name: The action's path under the collection, or under the member with `model` (`"search"`, or
+    ///     several segments `"reports/daily"`).
+    ///   - model: The value a member action is about (it needs an id); `nil` (the default) for a collection action.
     ///   - query: Query parameters.
     ///   - body: The body.
     ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
-    /// - Returns: The answer.
-    /// - Throws: ``CRUDError``.
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) async throws -> Result {
-        try await performAction(method, name, id: nil, query: query, body: body)
-    }
-
-    // twin: future, noasync: the action; spell the type
-    /// Runs a member action on `model`: `POST /people/12/activate`.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - model: The value the action is about; it needs an id.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
     /// - Returns: The answer.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise
     ///   ``CRUDError``.
@@ -44,12 +26,13 @@ extension ResourceScope {
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,
-        on model: Model,
+        on model: Model? = nil,
         query: FormParameters = [:],
         body: RequestBody = .none,
         as type: Result.Type = Result.self
     ) async throws -> Result {
-        try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body)
+        let id = try model.map { try $0.requireID(for: .read) }
+        return try await performAction(method, name, id: id, query: query, body: body)
     }
 
     func performAction<Result: ActionResult>(
@@ -74,7 +57,7 @@ extension ResourceScope {
 extension CRUDResource {
     // twin: future, noasync: the action; spell the type
     /// Runs a collection action: `GET /people/search?q=ada`
-    /// (see ``ResourceScope/action(_:_:query:body:as:)->Result``).
+    /// (see ``ResourceScope/action(_:_:on:query:body:as:)->Result``).
     ///
     /// ```swift
     /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"])

@@ -22,21 +22,31 @@ extension API {
     }
 
     // twin: future
-    /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder.
+    /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder, or only the value
+    /// under `path` in it.
+    ///
+    /// ```swift
+    /// let people: [Person] = try await api.get("people", query: ["age_gte": "30"])
+    /// let person: Person = try await api.get("people/12", at: "data")         // {"data": {…}}
+    /// let inner = try await api.get("people", at: "data.people", as: [Person].self)
+    /// ```
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`); `nil`
+    ///     (the default) for the whole answer.
     ///   - query: Query parameters, after the API's defaults.
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
-    /// - Throws: ``CRUDError``.
+    /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
+        at path: String? = nil,
         query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) async throws -> Value {
-        try await send(Request<Value>(.get, endpoint, query: query, headers: headers))
+        try await send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
     }
 
     // twin: future, noasync: the request; spell the type
@@ -213,34 +223,5 @@ extension API {
         var request = Request<HTTPResponse>(.get, endpoint, query: query, headers: headers)
         request.observer = TransferObserver(download: progress)
         return try await download(request, to: destination)
-    }
-}
-
-// MARK: - A value under an envelope key
-
-extension API {
-    // twin: future
-    /// Reads `endpoint` with `GET` and decodes the value under `path` of the answer as `Value`.
-    ///
-    /// ```swift
-    /// let person: Person = try await api.get("people/12", at: "data")         // {"data": {…}}
-    /// let people = try await api.get("people", at: "data.people", as: [Person].self)
-    /// ```
-    /// - Parameters:
-    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`).
-    ///   - query: Query parameters, after the API's defaults.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - type: The type to decode; usually inferred.
-    /// - Returns: The decoded value.
-    /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
-    public func get<Value: Decodable & Sendable>(
-        _ endpoint: some EndpointConvertible,
-        at path: String,
-        query: some FormParametersConvertible = FormParameters(),
-        headers: HTTPHeaders = [:],
-        as type: Value.Type = Value.self
-    ) async throws -> Value {
-        try await send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
     }
 }

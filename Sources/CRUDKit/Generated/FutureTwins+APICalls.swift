@@ -22,24 +22,27 @@ extension API {
         future { try await self.get(endpoint, query: query, headers: headers) }
     }
 
-    /// The `Future` form of `get(_:query:headers:as:)`. Reads `endpoint` with `GET` and decodes the answer as `Value`
-    /// with the API's decoder.
+    /// The `Future` form of `get(_:at:query:headers:as:)`. Reads `endpoint` with `GET` and decodes the answer as
+    /// `Value` with the API's decoder, or only the value under `path` in it.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`); `nil`
+    ///     (the default) for the whole answer.
     ///   - query: Query parameters, after the API's defaults.
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: A future of the decoded answer.
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
+        at path: String? = nil,
         query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) -> Future<Value> {
-        future { try await self.get(endpoint, query: query, headers: headers, as: type) }
+        future { try await self.get(endpoint, at: path, query: query, headers: headers, as: type) }
     }
 
     /// The `Future` form of `post(_:query:body:headers:)`. Creates or runs an action at `endpoint` with `POST` and
@@ -266,27 +269,5 @@ extension API {
         future {
             try await self.download(endpoint, to: destination, query: query, headers: headers, progress: progress)
         }
-    }
-
-    /// The `Future` form of `get(_:at:query:headers:as:)`. Reads `endpoint` with `GET` and decodes the value under
-    /// `path` of the answer as `Value`.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameters:
-    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`).
-    ///   - query: Query parameters, after the API's defaults.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - type: The type to decode; usually inferred.
-    /// - Returns: A future of the decoded value.
-    public func get<Value: Decodable & Sendable>(
-        _ endpoint: some EndpointConvertible,
-        at path: String,
-        query: some FormParametersConvertible = FormParameters(),
-        headers: HTTPHeaders = [:],
-        as type: Value.Type = Value.self
-    ) -> Future<Value> {
-        future { try await self.get(endpoint, at: path, query: query, headers: headers, as: type) }
     }
 }

@@ -4,14 +4,16 @@
 import Foundation
 
 extension ResourceScope {
-    /// The `Future` form of `action(_:_:query:body:as:)`. Runs a collection action: `GET /people/search?q=ada`,
-    /// `POST /people/import`.
+    /// The `Future` form of `action(_:_:on:query:body:as:)`. Runs a collection action (`GET /people/search?q=ada`,
+    /// `POST /people/import`), or with `model`, a member action on it (`POST /people/12/activate`).
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
     /// - Parameters:
     ///   - method: The method.
-    ///   - name: The action's path under the collection (`"search"`, or several segments `"reports/daily"`).
+    ///   - name: The action's path under the collection, or under the member with `model` (`"search"`, or
+    ///     several segments `"reports/daily"`).
+    ///   - model: The value a member action is about (it needs an id); `nil` (the default) for a collection action.
     ///   - query: Query parameters.
     ///   - body: The body.
     ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
@@ -24,35 +26,7 @@ extension ResourceScope {
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        future { try await self.action(method, name, query: query, body: body, as: type) }
-    }
-
-    /// The `Future` form of `action(_:_:on:query:body:as:)`. Runs a member action on `model`:
-    /// `POST /people/12/activate`.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - model: The value the action is about; it needs an id.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        on model: Model,
+        on model: Model? = nil,
         query: FormParameters = [:],
         body: RequestBody = .none,
         as type: Result.Type = Result.self
@@ -63,7 +37,7 @@ extension ResourceScope {
 
 extension CRUDResource {
     /// The `Future` form of `action(_:_:query:body:as:)`. Runs a collection action: `GET /people/search?q=ada` (see
-    /// ``ResourceScope/action(_:_:query:body:as:)->Result``).
+    /// ``ResourceScope/action(_:_:on:query:body:as:)->Result``).
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

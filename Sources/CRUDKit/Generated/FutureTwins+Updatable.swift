@@ -4,73 +4,47 @@
 import Foundation
 
 extension ResourceScope where Model: Updatable {
-    /// The `Future` form of `update(_:)`. Replaces `model` on the server: `PUT /people/{id}` with all its attributes
-    /// (`nil` ones as `null`; see ``replacement(for:)``).
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameter model: The new state; it needs an id.
-    /// - Returns: A future of the server's copy (read back by id when the answer has no body).
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(_ model: Model) -> Future<Model> {
-        future { try await self.update(model) }
-    }
-
-    /// The `Future` form of `update(_:from:)`. Sends what changed from `original` to `model`: `PATCH /people/{id}` with
-    /// a JSON Merge Patch (RFC 7396).
+    /// The `Future` form of `update(_:from:)`. Replaces `model` on the server (`PUT /people/{id}` with all its
+    /// attributes, `nil` ones as `null`; see ``replacement(for:)``), or with `original`, sends only what changed from
+    /// it (`PATCH /people/{id}` with a JSON Merge Patch, RFC 7396).
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
     /// - Parameters:
     ///   - model: The new state; it needs an id.
-    ///   - original: The state as the server last sent it.
-    /// - Returns: A future of the server's copy, or `model` when there was nothing to send.
+    ///   - original: The state as the server last sent it, to send only the changes (`PATCH`); `nil` (the default)
+    ///     to replace the whole value (`PUT`).
+    /// - Returns: A future of the server's copy (read back by id when the answer has no body), or `model` when a
+    ///   `PATCH` had nothing to send.
     @available(
         *, noasync,
         message:
             "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
     )
     @discardableResult
-    public func update(_ model: Model, from original: Model) -> Future<Model> {
+    public func update(_ model: Model, from original: Model? = nil) -> Future<Model> {
         future { try await self.update(model, from: original) }
     }
 }
 
 extension Updatable {
-    /// The `Future` form of `update()`. Replaces this value on the server: `PUT /people/{id}` with all its attributes.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Returns: A future of the server's copy; this value is not changed.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update() -> Future<Self> {
-        Self.future { try await self.update() }
-    }
-
-    /// The `Future` form of `update(from:)`. Sends only what changed since `original`: `PATCH /people/{id}` (see
+    /// The `Future` form of `update(from:)`. Replaces this value on the server (`PUT /people/{id}` with all its
+    /// attributes), or with `original`, sends only what changed since (`PATCH /people/{id}`; see
     /// ``ResourceScope/update(_:from:)->Model``). Nothing changed: nothing is sent and this value is returned.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
-    /// - Parameter original: The value as the server last sent it.
-    /// - Returns: A future of the server's copy, or this value when there was nothing to send.
+    /// - Parameter original: The value as the server last sent it, to send only the changes (`PATCH`); `nil` (the
+    ///   default) to replace the whole value (`PUT`).
+    /// - Returns: A future of the server's copy (this value is not changed), or this value when a `PATCH` had nothing
+    ///   to send.
     @available(
         *, noasync,
         message:
             "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
     )
     @discardableResult
-    public func update(from original: Self) -> Future<Self> {
+    public func update(from original: Self? = nil) -> Future<Self> {
         Self.future { try await self.update(from: original) }
     }
 }
