@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Models are values, so the tag cannot live inside them without every model declaring a field for it; it
 /// travels beside the value instead. ``Readable/readTagged(id:)->Versioned<Self>`` answers a `Versioned`; edit it
-/// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or ``delete()`` it:
-/// the request carries `If-Match: <etag>`, and a server that changed the resource in between answers 412, which
-/// surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
+/// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or
+/// ``delete()->Okay`` it: the request carries `If-Match: <etag>`, and a server that changed the resource in between
+/// answers 412, which surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
 ///
 /// A weak tag (`W/"v7"`, what Rails' `stale?`/`fresh_when` and many proxies send) is never sent in `If-Match`:
 /// RFC 9110 compares `If-Match` strongly, so a conforming server answers 412 to it every time. With a weak tag or
@@ -26,7 +26,7 @@ import Foundation
 public struct Versioned<Model: CRUDResource>: Sendable {
     /// The value, as edited.
     public var value: Model
-    /// The value as the server sent it with ``etag`` (what ``updateChanges()`` diffs against).
+    /// The value as the server sent it with ``etag`` (what ``updateChanges()->Versioned<Model>`` diffs against).
     public let original: Model
     /// The entity tag the server sent (`"v7"` or `W/"v7"`), if any.
     public let etag: String?
