@@ -6,7 +6,8 @@ import Foundation
 /// travels beside the value instead. ``Readable/readTagged(id:)->Versioned<Self>`` answers a `Versioned`; edit it
 /// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or
 /// ``delete()->Okay`` it: the request carries `If-Match: <etag>`, and a server that changed the resource in between
-/// answers 412, which surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
+/// answers 412, which surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are
+/// unconditional.
 ///
 /// A weak tag (`W/"v7"`, what Rails' `stale?`/`fresh_when` and many proxies send) is never sent in `If-Match`:
 /// RFC 9110 compares `If-Match` strongly, so a conforming server answers 412 to it every time. With a weak tag or
