@@ -24,5 +24,23 @@ if ! diff -ru --exclude='.*' Sources/CRUDKit/Generated "$work" >"$work.diff" 2>&
     exit 1
 fi
 rm -f "$work.diff"
+
+# The check itself: an operation whose marker is gone must fail the generation, naming it.
+mkdir -p "$work/package/Sources/CRUDKit"
+cp -R Sources/CRUDKit/Client Sources/CRUDKit/CRUD "$work/package/Sources/CRUDKit/"
+python3 - "$work/package/Sources/CRUDKit/CRUD/Readable.swift" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+open(path, "w").write(text.replace("    // twin: future\n", "", 1))
+PY
+if python3 Scripts/generate-future-twins.py --root "$work/package" --output "$work/unmarked" 2>"$work/unmarked.log"; then
+    echo "✗ an operation without a marker was not refused"
+    exit 1
+elif ! grep -q "neither a twin nor an opt-out" "$work/unmarked.log"; then
+    cat "$work/unmarked.log"
+    echo "✗ an operation without a marker failed, but not with the expected message"
+    exit 1
+fi
 count="$(grep -c '^    public .*func ' Sources/CRUDKit/Generated/*.swift | awk -F: '{ n += $2 } END { print n }')"
 echo "✓ Future twins current: $count generated from their async operations"

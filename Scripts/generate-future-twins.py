@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the `Future` twins of CRUDKit's `async` operations.
 
-    Scripts/generate-future-twins.py [--output DIR]
+    Scripts/generate-future-twins.py [--output DIR] [--root PACKAGE]
 
 Every operation is written once, as `async`. A marker line just above its doc comment asks for its `Future` twin:
 
@@ -325,9 +325,13 @@ def generate():
 
 
 def main():
+    global ROOT, SOURCES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[1])
     parser.add_argument("--output", default=GENERATED, help="where to write the files (default: %(default)s)")
+    parser.add_argument("--root", default=ROOT, help="the package to read (default: this script's)")
     arguments = parser.parse_args()
+    ROOT = os.path.abspath(arguments.root)
+    SOURCES = os.path.join(ROOT, "Sources", "CRUDKit")
     try:
         outputs = generate()
     except Failure as failure:
