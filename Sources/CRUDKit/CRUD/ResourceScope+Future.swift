@@ -1,7 +1,9 @@
 import Foundation
 
 // The `Future` overloads of the model operations are generated from their `async` forms by
-// Scripts/generate-future-twins.py into Generated/FutureTwins+*.swift; these are the helpers they call.
+// Scripts/generate-future-twins.py into Generated/FutureTwins+*.swift; these are the helpers they call. A twin's
+// closure calls the public `async` operation by name: it must return `Value`, and the `Future` overload returns
+// `Future<Value>`, so resolution inside it cannot pick the twin itself.
 
 extension ResourceScope {
     /// Runs `work` as a ``Future`` whose callbacks run on the API's callback queue; cancelling the future cancels
