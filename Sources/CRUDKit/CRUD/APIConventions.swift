@@ -30,7 +30,7 @@ public struct APIConventions: Sendable, Hashable {
     /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
     public var authorizationScheme: String
     /// What a `nil` optional property of an `Encodable` model becomes in the body of a `PUT`
-    /// (``Updatable/update()->Self``), unless the model says otherwise
+    /// (`update()`, ``Updatable/update(from:)->Self``), unless the model says otherwise
     /// (``WritableResource/putNilEncoding``). Default ``JSONCoding/NilEncoding/null`` in every preset.
     ///
     /// A `PUT` replaces the whole resource, so a property you set to `nil` must clear the field: Django REST
@@ -104,9 +104,9 @@ public struct APIConventions: Sendable, Hashable {
     /// tokens.
     ///
     /// Create answers 200 with the object (no `Location`): that is the created value. Ids are usually `UUID`s,
-    /// written upper-case, as `UUID`'s own `description` writes them. ``Updatable/update()->Self`` (PUT) replaces
-    /// the whole object, so it clears what you set to `nil`. ``Updatable/update(from:)->Self`` (PATCH) sends only
-    /// the changes, but a Vapor `PATCH` DTO of optionals usually ignores `null`: it can set fields, not clear
+    /// written upper-case, as `UUID`'s own `description` writes them. `update()` (PUT) replaces the whole object,
+    /// so it clears what you set to `nil`. `update(from: original)` (PATCH, ``Updatable/update(from:)->Self``) sends
+    /// only the changes, but a Vapor `PATCH` DTO of optionals usually ignores `null`: it can set fields, not clear
     /// them; clear a field with `update()`.
     public static let vapor = APIConventions(
         name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor)

@@ -11,6 +11,7 @@ import Foundation
 public protocol Creatable: WritableResource {}
 
 extension ResourceScope where Model: Creatable {
+    // twin: future, noasync: the create; spell the model type
     /// Creates `model` in this scope's collection: `POST /people` (or `/people/12/posts`).
     /// - Parameter model: The value to create; its id, if any, is sent as the model encodes it.
     /// - Returns: The server's copy.
@@ -18,19 +19,6 @@ extension ResourceScope where Model: Creatable {
     @discardableResult
     public func create(_ model: Model) async throws -> Model {
         try await performCreate(model).0
-    }
-
-    /// Creates `model` in this scope's collection, as a ``Future``.
-    /// - Parameter model: The value to create.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the create. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func create(_ model: Model) -> Future<Model> {
-        future { try await performCreate(model).0 }
     }
 
     func performCreate(_ model: Model) async throws -> (Model, HTTPResponse) {
@@ -43,24 +31,12 @@ extension ResourceScope where Model: Creatable {
 }
 
 extension Creatable {
+    // twin: future, noasync: the create; spell the model type
     /// Creates this value on the server: `POST /people` with its attributes.
     /// - Returns: The server's copy (with its id); this value is not changed.
     /// - Throws: ``CRUDError``.
     @discardableResult
     public func create() async throws -> Self {
         try await Self.scope.performCreate(self).0
-    }
-
-    /// Creates this value on the server, as a ``Future``.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the create. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func create() -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performCreate(self).0 }
     }
 }

@@ -9,6 +9,7 @@ import Foundation
 public protocol Deletable: CRUDResource {}
 
 extension ResourceScope where Model: Deletable {
+    // twin: future, noasync: the delete; write let _: Okay =
     /// Deletes the value with `id`: `DELETE /people/{id}`.
     /// - Parameter id: The id, sent as one percent-encoded segment.
     /// - Returns: ``Okay``.
@@ -18,19 +19,7 @@ extension ResourceScope where Model: Deletable {
         try await performDelete(memberEndpoint(for: .delete, id: id))
     }
 
-    /// Deletes the value with `id`, as a ``Future``.
-    /// - Parameter id: The id.
-    /// - Returns: A future of ``Okay``.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
-    )
-    @discardableResult
-    public func delete(id: Model.ID) -> Future<Okay> {
-        future { try await performDelete(memberEndpoint(for: .delete, id: id)) }
-    }
-
+    // twin: future, noasync: the delete; write let _: Okay =
     /// Deletes `model` by its id.
     /// - Parameter model: The value to delete; it needs an id.
     /// - Returns: ``Okay``.
@@ -40,19 +29,6 @@ extension ResourceScope where Model: Deletable {
         try await performDelete(memberEndpoint(for: .delete, of: model))
     }
 
-    /// Deletes `model` by its id, as a ``Future``.
-    /// - Parameter model: The value to delete; it needs an id.
-    /// - Returns: A future of ``Okay``.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
-    )
-    @discardableResult
-    public func delete(_ model: Model) -> Future<Okay> {
-        future { try await performDelete(memberEndpoint(for: .delete, of: model)) }
-    }
-
     func performDelete(_ endpoint: Endpoint, conditions: HTTPHeaders = [:]) async throws -> Okay {
         _ = try await exchange(.delete, endpoint, headers: conditions)
         return Okay()
@@ -60,6 +36,7 @@ extension ResourceScope where Model: Deletable {
 }
 
 extension Deletable {
+    // twin: future, noasync: the delete; write let _: Okay =
     /// Deletes the value with `id`: `DELETE /people/{id}`.
     /// - Parameter id: The id.
     /// - Returns: ``Okay``.
@@ -70,20 +47,7 @@ extension Deletable {
         return try await scope.performDelete(scope.memberEndpoint(for: .delete, id: id))
     }
 
-    /// Deletes the value with `id`, as a ``Future``.
-    /// - Parameter id: The id.
-    /// - Returns: A future of ``Okay``.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
-    )
-    @discardableResult
-    public static func delete(id: ID) -> Future<Okay> {
-        let scope = scope
-        return scope.future { try await scope.performDelete(scope.memberEndpoint(for: .delete, id: id)) }
-    }
-
+    // twin: future, noasync: the delete; write let _: Okay =
     /// Deletes this value on the server.
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
@@ -91,18 +55,5 @@ extension Deletable {
     public func delete() async throws -> Okay {
         let scope = Self.scope
         return try await scope.performDelete(scope.memberEndpoint(for: .delete, of: self))
-    }
-
-    /// Deletes this value on the server, as a ``Future``.
-    /// - Returns: A future of ``Okay``.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
-    )
-    @discardableResult
-    public func delete() -> Future<Okay> {
-        let scope = Self.scope
-        return scope.future { try await scope.performDelete(scope.memberEndpoint(for: .delete, of: self)) }
     }
 }

@@ -16,6 +16,7 @@ extension ResourceScope where Model: Enumeratable {
         Model.pagination ?? api.configuration.conventions.pagination
     }
 
+    // twin: future
     /// The first page's items: `GET /people?…`.
     /// - Parameter query: Filters and other query parameters (`["age_gte": "30"]`).
     /// - Returns: The items of the first page.
@@ -24,26 +25,13 @@ extension ResourceScope where Model: Enumeratable {
         try await fetchPage(pagination.firstRequest(query)).items
     }
 
-    /// The first page's items, as a ``Future``.
-    /// - Parameter query: Filters and other query parameters.
-    /// - Returns: A future of the items.
-    public func list(_ query: FormParameters = [:]) -> Future<[Model]> {
-        future { try await fetchPage(pagination.firstRequest(query)).items }
-    }
-
+    // twin: future
     /// The first page, with the total when known and the way to the next page.
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The page.
     /// - Throws: ``CRUDError``.
     public func page(_ query: FormParameters = [:]) async throws -> Page<Model> {
         try await fetchPage(pagination.firstRequest(query))
-    }
-
-    /// The first page, as a ``Future``.
-    /// - Parameter query: Filters and other query parameters.
-    /// - Returns: A future of the page.
-    public func page(_ query: FormParameters = [:]) -> Future<Page<Model>> {
-        future { try await fetchPage(pagination.firstRequest(query)) }
     }
 
     /// Every item of every page, fetched lazily (see ``PageSequence``).
@@ -53,6 +41,7 @@ extension ResourceScope where Model: Enumeratable {
         PageSequence(scope: self, first: pagination.firstRequest(query))
     }
 
+    // twin: future
     /// Fetches one page.
     /// - Parameter request: The page's request (``Page/next``, or a ``PageRequest`` of your own).
     /// - Returns: The page.
@@ -99,6 +88,7 @@ extension ResourceScope where Model: Enumeratable {
 }
 
 extension Enumeratable {
+    // twin: future
     /// The first page's items: `GET /people?…`.
     ///
     /// ```swift
@@ -112,14 +102,7 @@ extension Enumeratable {
         return try await scope.fetchPage(scope.pagination.firstRequest(query)).items
     }
 
-    /// The first page's items, as a ``Future``.
-    /// - Parameter query: Filters and other query parameters.
-    /// - Returns: A future of the items.
-    public static func list(_ query: FormParameters = [:]) -> Future<[Self]> {
-        let scope = scope
-        return scope.future { try await scope.fetchPage(scope.pagination.firstRequest(query)).items }
-    }
-
+    // twin: future
     /// The first page, with the total when known and the way to the next page.
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The page.
@@ -127,14 +110,6 @@ extension Enumeratable {
     public static func page(_ query: FormParameters = [:]) async throws -> Page<Self> {
         let scope = scope
         return try await scope.fetchPage(scope.pagination.firstRequest(query))
-    }
-
-    /// The first page, as a ``Future``.
-    /// - Parameter query: Filters and other query parameters.
-    /// - Returns: A future of the page.
-    public static func page(_ query: FormParameters = [:]) -> Future<Page<Self>> {
-        let scope = scope
-        return scope.future { try await scope.fetchPage(scope.pagination.firstRequest(query)) }
     }
 
     /// Every item of every page, fetched only as the consumer gets there (see ``PageSequence``); in `Future`

@@ -38,22 +38,12 @@ public struct Page<Model: CRUDResource>: Sendable {
 }
 
 extension Page where Model: Enumeratable {
+    // twin: future, via: scope
     /// Fetches the next page, or answers `nil` on the last page (without a request).
     /// - Returns: The next page, or `nil`.
     /// - Throws: ``CRUDError``.
     public func nextPage() async throws -> Page<Model>? {
         guard let next else { return nil }
         return try await scope.fetchPage(next)
-    }
-
-    /// Fetches the next page, as a ``Future``; `nil` on the last page.
-    /// - Returns: A future of the next page, or of `nil`.
-    public func nextPage() -> Future<Page<Model>?> {
-        let scope = scope
-        let next = next
-        return scope.future {
-            guard let next else { return nil }
-            return try await scope.fetchPage(next)
-        }
     }
 }

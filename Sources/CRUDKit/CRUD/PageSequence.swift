@@ -123,6 +123,7 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         AsyncIterator(scope: scope, first: first, maxPages: maxPages)
     }
 
+    // twin: future, via: scope
     /// Every item of every page, in order.
     /// - Returns: The items.
     /// - Throws: ``CRUDError``.
@@ -130,16 +131,5 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         var items: [Model] = []
         for try await item in self { items.append(item) }
         return items
-    }
-
-    /// Every item of every page, as a ``Future``.
-    /// - Returns: A future of the items; cancel it to stop fetching.
-    public func collect() -> Future<[Model]> {
-        let sequence = self
-        return scope.future {
-            var items: [Model] = []
-            for try await item in sequence { items.append(item) }
-            return items
-        }
     }
 }

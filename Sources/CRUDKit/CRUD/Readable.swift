@@ -10,6 +10,7 @@ import Foundation
 public protocol Readable: CRUDResource {}
 
 extension ResourceScope where Model: Readable {
+    // twin: future
     /// Reads the value with `id`: `GET /people/{id}` (under this scope's parent, if any).
     /// - Parameters:
     ///   - id: The id, sent as one percent-encoded path segment.
@@ -20,28 +21,13 @@ extension ResourceScope where Model: Readable {
         try await performRead(id: id, headers: headers).0
     }
 
-    /// Reads the value with `id`, as a ``Future``.
-    /// - Parameters:
-    ///   - id: The id, sent as one percent-encoded path segment.
-    ///   - headers: Extra headers for this request.
-    /// - Returns: A future of the server's value; cancel it to cancel the request.
-    public func read(id: Model.ID, headers: HTTPHeaders = [:]) -> Future<Model> {
-        future { try await performRead(id: id, headers: headers).0 }
-    }
-
+    // twin: future
     /// Reads `model` again by its id, as a new value.
     /// - Parameter model: The value to read again; it needs an id.
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise ``CRUDError``.
     public func read(_ model: Model) async throws -> Model {
         try await performRead(model).0
-    }
-
-    /// Reads `model` again by its id, as a ``Future``.
-    /// - Parameter model: The value to read again; it needs an id.
-    /// - Returns: A future of the server's value.
-    public func read(_ model: Model) -> Future<Model> {
-        future { try await performRead(model).0 }
     }
 
     func performRead(id: Model.ID, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
@@ -54,6 +40,7 @@ extension ResourceScope where Model: Readable {
 }
 
 extension Readable {
+    // twin: future
     /// Reads the value with `id`: `GET /people/{id}`.
     ///
     /// ```swift
@@ -66,29 +53,11 @@ extension Readable {
         try await scope.performRead(id: id).0
     }
 
-    /// Reads the value with `id`, as a ``Future``.
-    ///
-    /// ```swift
-    /// Person.read(id: 12).onSuccess { ada in show(ada) }
-    /// ```
-    /// - Parameter id: The id, sent as one percent-encoded path segment.
-    /// - Returns: A future of the server's value; cancel it to cancel the request.
-    public static func read(id: ID) -> Future<Self> {
-        let scope = scope
-        return scope.future { try await scope.performRead(id: id).0 }
-    }
-
+    // twin: future
     /// Reads this value again by its id: a new value; this one is not changed.
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     public func read() async throws -> Self {
         try await Self.scope.performRead(self).0
-    }
-
-    /// Reads this value again by its id, as a ``Future``.
-    /// - Returns: A future of the server's value.
-    public func read() -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performRead(self).0 }
     }
 }

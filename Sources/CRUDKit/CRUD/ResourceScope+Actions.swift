@@ -3,61 +3,22 @@ import Foundation
 // Custom member actions (`POST /people/12/activate`) and collection actions (`GET /people/search?q=…`).
 
 extension ResourceScope {
-    /// Runs a collection action: `GET /people/search?q=ada`, `POST /people/import`.
+    // twin: future, noasync: the action; spell the type
+    /// Runs a collection action (`GET /people/search?q=ada`, `POST /people/import`), or with `model`, a member
+    /// action on it (`POST /people/12/activate`).
     ///
     /// ```swift
     /// let found: [Person] = try await Person.scope.action(.get, "search", query: ["q": "ada"])
+    /// let active: Person = try await Person.scope.action(.post, "activate", on: ada)
     /// ```
     /// - Parameters:
     ///   - method: The method.
-    ///   - name: The action's path under the collection (`"search"`, or several segments `"reports/daily"`).
+    ///   - name: The action's path under the collection, or under the member with `model` (`"search"`, or
+    ///     several segments `"reports/daily"`).
+    ///   - model: The value a member action is about (it needs an id); `nil` (the default) for a collection action.
     ///   - query: Query parameters.
     ///   - body: The body.
     ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
-    /// - Returns: The answer.
-    /// - Throws: ``CRUDError``.
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) async throws -> Result {
-        try await performAction(method, name, id: nil, query: query, body: body)
-    }
-
-    /// Runs a collection action, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the collection.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        future { try await performAction(method, name, id: nil, query: query, body: body) }
-    }
-
-    /// Runs a member action on `model`: `POST /people/12/activate`.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - model: The value the action is about; it needs an id.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
     /// - Returns: The answer.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise
     ///   ``CRUDError``.
@@ -65,37 +26,13 @@ extension ResourceScope {
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,
-        on model: Model,
+        on model: Model? = nil,
         query: FormParameters = [:],
         body: RequestBody = .none,
         as type: Result.Type = Result.self
     ) async throws -> Result {
-        try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body)
-    }
-
-    /// Runs a member action on `model`, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - model: The value the action is about; it needs an id.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        on model: Model,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        future { try await performAction(method, name, id: model.requireID(for: .read), query: query, body: body) }
+        let id = try model.map { try $0.requireID(for: .read) }
+        return try await performAction(method, name, id: id, query: query, body: body)
     }
 
     func performAction<Result: ActionResult>(
@@ -118,8 +55,9 @@ extension ResourceScope {
 }
 
 extension CRUDResource {
+    // twin: future, noasync: the action; spell the type
     /// Runs a collection action: `GET /people/search?q=ada`
-    /// (see ``ResourceScope/action(_:_:query:body:as:)->Result``).
+    /// (see ``ResourceScope/action(_:_:on:query:body:as:)->Result``).
     ///
     /// ```swift
     /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"])
@@ -143,30 +81,7 @@ extension CRUDResource {
         try await scope.performAction(method, name, id: nil, query: query, body: body)
     }
 
-    /// Runs a collection action, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the collection.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public static func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        let scope = scope
-        return scope.future { try await scope.performAction(method, name, id: nil, query: query, body: body) }
-    }
-
+    // twin: future, noasync: the action; spell the type
     /// Runs a member action on this value: `POST /people/12/activate`.
     ///
     /// ```swift
@@ -190,31 +105,5 @@ extension CRUDResource {
         as type: Result.Type = Result.self
     ) async throws -> Result {
         try await Self.scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
-    }
-
-    /// Runs a member action on this value, as a ``Future``.
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - name: The action's path under the member.
-    ///   - query: Query parameters.
-    ///   - body: The body.
-    ///   - type: The answer's type.
-    /// - Returns: A future of the answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
-    )
-    @discardableResult
-    public func action<Result: ActionResult>(
-        _ method: HTTPMethod,
-        _ name: String,
-        query: FormParameters = [:],
-        body: RequestBody = .none,
-        as type: Result.Type = Result.self
-    ) -> Future<Result> {
-        let scope = Self.scope
-        return scope.future {
-            try await scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
-        }
     }
 }

@@ -15,57 +15,30 @@ import Foundation
 public protocol Updatable: WritableResource {}
 
 extension ResourceScope where Model: Updatable {
-    /// Replaces `model` on the server: `PUT /people/{id}` with all its attributes (`nil` ones as `null`; see
-    /// ``replacement(for:)``).
-    /// - Parameter model: The new state; it needs an id.
-    /// - Returns: The server's copy (read back by id when the answer has no body).
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
-    @discardableResult
-    public func update(_ model: Model) async throws -> Model {
-        try await performUpdate(model).0
-    }
-
-    /// Replaces `model` on the server, as a ``Future``.
-    /// - Parameter model: The new state; it needs an id.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(_ model: Model) -> Future<Model> {
-        future { try await performUpdate(model).0 }
-    }
-
-    /// Sends what changed from `original` to `model`: `PATCH /people/{id}` with a JSON Merge Patch (RFC 7396).
+    // twin: future, noasync: the update; spell the model type
+    /// Replaces `model` on the server (`PUT /people/{id}` with all its attributes, `nil` ones as `null`; see
+    /// ``replacement(for:)``), or with `original`, sends only what changed from it (`PATCH /people/{id}` with a
+    /// JSON Merge Patch, RFC 7396).
     ///
-    /// Only fields whose JSON differs are sent; a field that became `nil` is sent as `null`; nested objects are
-    /// diffed member by member; arrays are sent whole. When nothing differs, nothing is sent and `model` is
-    /// returned as it is (read it again if you need the server's latest copy).
+    /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` is sent as `null`; nested
+    /// objects are diffed member by member; arrays are sent whole. When nothing differs, nothing is sent and `model`
+    /// is returned as it is (read it again if you need the server's latest copy).
+    ///
+    /// ```swift
+    /// let replaced = try await Person.scope.update(edited)              // PUT
+    /// let patched = try await Person.scope.update(edited, from: ada)    // PATCH, only the changes
+    /// ```
     /// - Parameters:
     ///   - model: The new state; it needs an id.
-    ///   - original: The state as the server last sent it.
-    /// - Returns: The server's copy, or `model` when there was nothing to send.
+    ///   - original: The state as the server last sent it, to send only the changes (`PATCH`); `nil` (the default)
+    ///     to replace the whole value (`PUT`).
+    /// - Returns: The server's copy (read back by id when the answer has no body), or `model` when a `PATCH` had
+    ///   nothing to send.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
-    public func update(_ model: Model, from original: Model) async throws -> Model {
-        try await performPatch(model, from: original)?.0 ?? model
-    }
-
-    /// Sends what changed from `original` to `model` with `PATCH`, as a ``Future``.
-    /// - Parameters:
-    ///   - model: The new state; it needs an id.
-    ///   - original: The state as the server last sent it.
-    /// - Returns: A future of the server's copy, or of `model` when there was nothing to send.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(_ model: Model, from original: Model) -> Future<Model> {
-        future { try await performPatch(model, from: original)?.0 ?? model }
+    public func update(_ model: Model, from original: Model? = nil) async throws -> Model {
+        guard let original else { return try await performUpdate(model).0 }
+        return try await performPatch(model, from: original)?.0 ?? model
     }
 
     /// The JSON Merge Patch `update(_:from:)` sends (`{}` when nothing changed), wrapped in
@@ -76,7 +49,7 @@ extension ResourceScope where Model: Updatable {
         return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
     }
 
-    /// The body ``update(_:)->Model`` sends: every attribute, `nil` optionals as `null` unless the model's
+    /// The body ``update(_:from:)->Model`` sends without `original` (`PUT`): every attribute, `nil` optionals as `null` unless the model's
     /// ``WritableResource/putNilEncoding`` or the API's ``APIConventions/putNilEncoding`` says
     /// ``JSONCoding/NilEncoding/omit``; wrapped in ``CRUDResource/objectKey`` when there is one.
     /// - Parameter model: The new state.
@@ -112,49 +85,22 @@ extension ResourceScope where Model: Updatable {
 }
 
 extension Updatable {
-    /// Replaces this value on the server: `PUT /people/{id}` with all its attributes.
-    /// - Returns: The server's copy; this value is not changed.
+    // twin: future, noasync: the update; spell the model type
+    /// Replaces this value on the server (`PUT /people/{id}` with all its attributes), or with `original`, sends
+    /// only what changed since (`PATCH /people/{id}`; see ``ResourceScope/update(_:from:)->Model``). Nothing
+    /// changed: nothing is sent and this value is returned.
+    ///
+    /// ```swift
+    /// let replaced = try await edited.update()            // PUT
+    /// let patched = try await edited.update(from: ada)    // PATCH, only the changes
+    /// ```
+    /// - Parameter original: The value as the server last sent it, to send only the changes (`PATCH`); `nil` (the
+    ///   default) to replace the whole value (`PUT`).
+    /// - Returns: The server's copy (this value is not changed), or this value when a `PATCH` had nothing to send.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
-    public func update() async throws -> Self {
-        try await Self.scope.performUpdate(self).0
-    }
-
-    /// Replaces this value on the server, as a ``Future``.
-    /// - Returns: A future of the server's copy.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update() -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performUpdate(self).0 }
-    }
-
-    /// Sends only what changed since `original`: `PATCH /people/{id}` (see
-    /// ``ResourceScope/update(_:from:)->Model``). Nothing changed: nothing is sent and this value is
-    /// returned.
-    /// - Parameter original: The value as the server last sent it.
-    /// - Returns: The server's copy, or this value when there was nothing to send.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
-    @discardableResult
-    public func update(from original: Self) async throws -> Self {
-        try await Self.scope.performPatch(self, from: original)?.0 ?? self
-    }
-
-    /// Sends only what changed since `original` with `PATCH`, as a ``Future``.
-    /// - Parameter original: The value as the server last sent it.
-    /// - Returns: A future of the server's copy, or of this value when there was nothing to send.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
-    )
-    @discardableResult
-    public func update(from original: Self) -> Future<Self> {
-        let scope = Self.scope
-        return scope.future { try await scope.performPatch(self, from: original)?.0 ?? self }
+    public func update(from original: Self? = nil) async throws -> Self {
+        guard let original else { return try await Self.scope.performUpdate(self).0 }
+        return try await Self.scope.performPatch(self, from: original)?.0 ?? self
     }
 }

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// Models are values, so the tag cannot live inside them without every model declaring a field for it; it
 /// travels beside the value instead. ``Readable/readTagged(id:)->Versioned<Self>`` answers a `Versioned`; edit it
-/// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or ``delete()`` it:
-/// the request carries `If-Match: <etag>`, and a server that changed the resource in between answers 412, which
-/// surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are unconditional.
+/// like the model (its properties are reachable directly), then ``update()->Versioned<Model>`` or
+/// ``delete()->Okay`` it: the request carries `If-Match: <etag>`, and a server that changed the resource in between
+/// answers 412, which surfaces as ``CRUDError/conflict(_:)``. Without a tag (the server sent none) the requests are
+/// unconditional.
 ///
 /// A weak tag (`W/"v7"`, what Rails' `stale?`/`fresh_when` and many proxies send) is never sent in `If-Match`:
 /// RFC 9110 compares `If-Match` strongly, so a conforming server answers 412 to it every time. With a weak tag or
@@ -26,7 +27,7 @@ import Foundation
 public struct Versioned<Model: CRUDResource>: Sendable {
     /// The value, as edited.
     public var value: Model
-    /// The value as the server sent it with ``etag`` (what ``updateChanges()`` diffs against).
+    /// The value as the server sent it with ``etag`` (what ``updateChanges()->Versioned<Model>`` diffs against).
     public let original: Model
     /// The entity tag the server sent (`"v7"` or `W/"v7"`), if any.
     public let etag: String?
@@ -65,6 +66,7 @@ public struct Versioned<Model: CRUDResource>: Sendable {
 }
 
 extension ResourceScope where Model: Readable {
+    // twin: future
     /// Reads the value with `id` together with its `ETag`.
     /// - Parameter id: The id.
     /// - Returns: The value and its tag.
@@ -72,16 +74,10 @@ extension ResourceScope where Model: Readable {
     public func readTagged(id: Model.ID) async throws -> Versioned<Model> {
         Versioned(try await performRead(id: id))
     }
-
-    /// Reads the value with `id` together with its `ETag`, as a ``Future``.
-    /// - Parameter id: The id.
-    /// - Returns: A future of the value and its tag.
-    public func readTagged(id: Model.ID) -> Future<Versioned<Model>> {
-        future { Versioned(try await performRead(id: id)) }
-    }
 }
 
 extension ResourceScope where Model: Updatable {
+    // twin: none (the value's own `update()` has the Future form; one form per call keeps `update` lean)
     /// Replaces the value with `PUT`, sending `If-Match` with its tag.
     /// - Parameter versioned: The edited value and the tag it was read with.
     /// - Returns: The server's copy with its new tag.
@@ -90,6 +86,7 @@ extension ResourceScope where Model: Updatable {
         Versioned(try await performUpdate(versioned.value, conditions: versioned.conditions))
     }
 
+    // twin: none (the value's own `updateChanges()` has the Future form)
     /// Sends what changed since the value was read with `PATCH`, sending `If-Match` with its tag; nothing changed:
     /// nothing is sent and `versioned` is returned.
     /// - Parameter versioned: The edited value and the tag it was read with.
@@ -104,6 +101,7 @@ extension ResourceScope where Model: Updatable {
 }
 
 extension ResourceScope where Model: Deletable {
+    // twin: none (the value's own `delete()` has the Future form; one form per call keeps `delete` lean)
     /// Deletes the value, sending `If-Match` with its tag.
     /// - Parameter versioned: The value and the tag it was read with.
     /// - Returns: ``Okay``.
@@ -115,6 +113,7 @@ extension ResourceScope where Model: Deletable {
 }
 
 extension Readable {
+    // twin: future
     /// Reads the value with `id` together with its `ETag` (see ``Versioned``).
     /// - Parameter id: The id.
     /// - Returns: The value and its tag.
@@ -122,17 +121,10 @@ extension Readable {
     public static func readTagged(id: ID) async throws -> Versioned<Self> {
         try await scope.readTagged(id: id)
     }
-
-    /// Reads the value with `id` together with its `ETag`, as a ``Future``.
-    /// - Parameter id: The id.
-    /// - Returns: A future of the value and its tag.
-    public static func readTagged(id: ID) -> Future<Versioned<Self>> {
-        let scope = scope
-        return scope.future { Versioned(try await scope.performRead(id: id)) }
-    }
 }
 
 extension Versioned where Model: Updatable {
+    // twin: future, via: Model
     /// Replaces the value with `PUT` and `If-Match` (see ``ResourceScope/update(_:)-(Versioned<Model>)``).
     /// - Returns: The server's copy with its new tag.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
@@ -140,13 +132,7 @@ extension Versioned where Model: Updatable {
         try await Model.scope.update(self)
     }
 
-    /// Replaces the value with `PUT` and `If-Match`, as a ``Future``.
-    /// - Returns: A future of the server's copy with its new tag.
-    public func update() -> Future<Versioned<Model>> {
-        let scope = Model.scope
-        return scope.future { Versioned(try await scope.performUpdate(value, conditions: conditions)) }
-    }
-
+    // twin: future, noasync: the update; spell the model type, via: Model
     /// Sends only the changes since the value was read, with `PATCH` and `If-Match`.
     /// - Returns: The server's copy with its new tag, or this value when nothing changed.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
@@ -156,6 +142,7 @@ extension Versioned where Model: Updatable {
 }
 
 extension Versioned where Model: Deletable {
+    // twin: future, noasync: the delete; write let _: Okay =, via: Model
     /// Deletes the value with `If-Match`.
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.

@@ -4,6 +4,7 @@ import Foundation
 // `HTTPResponse` or a decoded value. Both go through `send(_:)`, so interceptors, retries and logging apply.
 
 extension API {
+    // twin: future
     /// Reads `endpoint` with `GET` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -20,23 +21,35 @@ extension API {
         try await send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
     }
 
-    /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder.
+    // twin: future
+    /// Reads `endpoint` with `GET` and decodes the answer as `Value` with the API's decoder, or only the value
+    /// under `path` in it.
+    ///
+    /// ```swift
+    /// let people: [Person] = try await api.get("people", query: ["age_gte": "30"])
+    /// let person: Person = try await api.get("people/12", at: "data")         // {"data": {…}}
+    /// let inner = try await api.get("people", at: "data.people", as: [Person].self)
+    /// ```
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`); `nil`
+    ///     (the default) for the whole answer.
     ///   - query: Query parameters, after the API's defaults.
     ///   - headers: Headers set over the API's defaults.
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
-    /// - Throws: ``CRUDError``.
+    /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
+        at path: String? = nil,
         query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:],
         as type: Value.Type = Value.self
     ) async throws -> Value {
-        try await send(Request<Value>(.get, endpoint, query: query, headers: headers))
+        try await send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Creates or runs an action at `endpoint` with `POST` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -55,6 +68,7 @@ extension API {
         try await send(Request<HTTPResponse>(.post, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Creates or runs an action at `endpoint` with `POST` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -74,6 +88,7 @@ extension API {
         try await send(Request<Value>(.post, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Replaces `endpoint` with `PUT` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -92,6 +107,7 @@ extension API {
         try await send(Request<HTTPResponse>(.put, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Replaces `endpoint` with `PUT` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -111,6 +127,7 @@ extension API {
         try await send(Request<Value>(.put, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Changes part of `endpoint` with `PATCH` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -129,6 +146,7 @@ extension API {
         try await send(Request<HTTPResponse>(.patch, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Changes part of `endpoint` with `PATCH` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -148,6 +166,7 @@ extension API {
         try await send(Request<Value>(.patch, endpoint, query: query, body: body, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Deletes `endpoint` with `DELETE` and answers the whole response.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -164,6 +183,7 @@ extension API {
         try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Deletes `endpoint` with `DELETE` and decodes the answer as `Value` with the API's decoder.
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -181,6 +201,7 @@ extension API {
         try await send(Request<Value>(.delete, endpoint, query: query, headers: headers))
     }
 
+    // twin: future
     /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same interceptors
     /// and retries; a partly written file is removed on failure and cancellation.
     /// - Parameters:
@@ -202,33 +223,5 @@ extension API {
         var request = Request<HTTPResponse>(.get, endpoint, query: query, headers: headers)
         request.observer = TransferObserver(download: progress)
         return try await download(request, to: destination)
-    }
-}
-
-// MARK: - A value under an envelope key
-
-extension API {
-    /// Reads `endpoint` with `GET` and decodes the value under `path` of the answer as `Value`.
-    ///
-    /// ```swift
-    /// let person: Person = try await api.get("people/12", at: "data")         // {"data": {…}}
-    /// let people = try await api.get("people", at: "data.people", as: [Person].self)
-    /// ```
-    /// - Parameters:
-    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - path: Where the value sits: a key (`"data"`) or a key path (`"data.person"`, `"results[0]"`).
-    ///   - query: Query parameters, after the API's defaults.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - type: The type to decode; usually inferred.
-    /// - Returns: The decoded value.
-    /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
-    public func get<Value: Decodable & Sendable>(
-        _ endpoint: some EndpointConvertible,
-        at path: String,
-        query: some FormParametersConvertible = FormParameters(),
-        headers: HTTPHeaders = [:],
-        as type: Value.Type = Value.self
-    ) async throws -> Value {
-        try await send(Request<Value>(.get, endpoint, at: path, query: query, headers: headers))
     }
 }

@@ -4,6 +4,7 @@ extension API {
     /// The most attempts one request makes, whatever interceptors and the retry policy ask for.
     public static let attemptLimit = 32
 
+    // twin: future, noasync: the request; spell the type
     /// Sends a typed request through the whole pipeline and reads its answer.
     ///
     /// The request is built (URL under the base URL, default headers and query, body encoded with the API's
@@ -33,6 +34,7 @@ extension API {
         }
     }
 
+    // twin: future, noasync: the request; spell the type
     /// Sends a request that is already built through the interceptors, the transport, validation and retries.
     ///
     /// The API's default headers and query are not added: the request goes as given, after the interceptors.
@@ -68,6 +70,7 @@ extension API {
         return built
     }
 
+    // twin: none (`download(_:to:query:headers:progress:)` has the Future form)
     /// Sends a typed request whose successful body goes to `destination` instead of memory (see
     /// ``Transport/download(_:to:observer:)``), through the same interceptors and retries.
     /// - Returns: The response; its body is empty when it went to the file.

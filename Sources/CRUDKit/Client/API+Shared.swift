@@ -19,6 +19,7 @@ extension API {
         set { installed.withLock { $0 = newValue } }
     }
 
+    // twin: none (runs the caller's own async closure; there is nothing to start as a Future)
     /// Runs `operation` with `api` as ``shared`` for the current task and the tasks it creates, leaving the
     /// program-wide default alone (handy for tests, and for servers that talk to one API per tenant).
     /// - Returns: What `operation` returns.

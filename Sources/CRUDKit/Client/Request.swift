@@ -71,13 +71,16 @@ public struct Request<Response: Sendable>: Sendable {
 }
 
 extension Request where Response: Decodable {
-    /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``.
+    /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``, from the whole answer
+    /// or from under an envelope: a root key (`"person"`), a collection key (`"results"`) or a key path
+    /// (`"data.people"`).
     ///
-    /// `Data` is the exception: it is the raw body, as with `Request<Data>` (so `api.get(path, as: Data.self)` does
-    /// what it says).
+    /// `Data` is the exception: the whole answer is the raw body, as with `Request<Data>` (so
+    /// `api.get(path, as: Data.self)` does what it says).
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
+    ///   - path: Where the value sits in the answer; `nil` (the default) for the whole answer.
     ///   - query: Query parameters, in the order written.
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
@@ -85,38 +88,18 @@ extension Request where Response: Decodable {
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
+        at path: String? = nil,
         query: some FormParametersConvertible = FormParameters(),
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
     ) {
         self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            if Response.self == Data.self, let raw = response.body as? Response { return raw }
-            return try api.configuration.coding.decode(Response.self, from: response.body)
-        }
-    }
-
-    /// Creates a request whose answer is decoded as `Response` from under an envelope: a root key (`"person"`), a
-    /// collection key (`"results"`) or a key path (`"data.people"`).
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
-    ///   - path: Where the value sits in the answer.
-    ///   - query: Query parameters, in the order written.
-    ///   - body: The body.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - timeout: The idle timeout; `nil` uses the API's.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        at path: String,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try api.configuration.coding.decode(Response.self, from: response.body, at: path)
+            guard let path else {
+                if Response.self == Data.self, let raw = response.body as? Response { return raw }
+                return try api.configuration.coding.decode(Response.self, from: response.body)
+            }
+            return try api.configuration.coding.decode(Response.self, from: response.body, at: path)
         }
     }
 }
@@ -194,22 +177,6 @@ extension Request where Response == JSON {
     ) {
         self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
             try JSON(data: response.body, options: api.configuration.coding.parsing)
-        }
-    }
-}
-
-extension Request where Response == Data {
-    /// Creates a request whose answer is the raw body.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
-            response.body
         }
     }
 }
