@@ -279,7 +279,8 @@ struct TransferStateMachine<Continuation, Task> {
                 cancelling: false)
         }
         guard let head = response else {
-            return finish(continuation, .failure(.transport(underlying: URLError(.badServerResponse))), cancelling: false)
+            return finish(
+                continuation, .failure(.transport(underlying: URLError(.badServerResponse))), cancelling: false)
         }
         return finish(continuation, .success(outcome(head)), cancelling: false)
     }
@@ -305,7 +306,9 @@ struct TransferStateMachine<Continuation, Task> {
 
     /// Whether `progress` reaches the observer now, is held for the trailing timer, or is dropped (the transfer
     /// ended).
-    mutating func progressReady(_ progress: TransferProgress, upload: Bool, final: Bool = false, now: UInt64)
+    mutating func progressReady(
+        _ progress: TransferProgress, upload: Bool, final: Bool = false, now: UInt64
+    )
         -> ProgressVerdict
     {
         guard case .active = phase else { return .drop }
@@ -323,7 +326,9 @@ struct TransferStateMachine<Continuation, Task> {
 
     /// The trailing timer fired at `now`: the held reports that are due, and whether to arm the timer again (a
     /// report came too soon after a newer admitted one).
-    mutating func trailingTimerFired(now: UInt64) -> (
+    mutating func trailingTimerFired(
+        now: UInt64
+    ) -> (
         upload: TransferProgress?, download: TransferProgress?, reschedule: Bool
     ) {
         trailingScheduled = false

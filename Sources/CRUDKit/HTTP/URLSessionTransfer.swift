@@ -255,10 +255,18 @@ final class URLSessionTransfer: Sendable {
             if case .proceed = action { proceeds = true }
             return action
         }
-        if proceeds, let onFileResponse {
+        guard proceeds else {
+            // The transfer ended while the file was being opened: close it here, the completion found none.
+            file.withLock { handle in
+                try? handle?.close()
+                handle = nil
+            }
+            return false
+        }
+        if let onFileResponse {
             onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
         }
-        return proceeds
+        return true
     }
 
     /// Opens `url` for writing (creating it), truncated to and positioned at `offset`.

@@ -438,7 +438,9 @@ import FoundationNetworking
         #expect(machine.pendingDownload == nil && !machine.trailingScheduled)
         // The final report is never held back.
         let last = TransferProgress(completedBytes: 301, expectedBytes: 1_000)
-        #expect(machine.progressReady(last, upload: false, final: true, now: ProgressThrottle.minimumInterval + 2) == .deliver)
+        #expect(
+            machine.progressReady(last, upload: false, final: true, now: ProgressThrottle.minimumInterval + 2)
+                == .deliver)
         _ = machine.cancelRequested()
         #expect(machine.progressReady(last, upload: true, final: true, now: Self.second) == .drop)
         let after = machine.trailingTimerFired(now: Self.second)
@@ -483,7 +485,8 @@ import FoundationNetworking
 
     @Test func redirectThePolicyRefusesEndsTheExchange() {
         var redirects = RedirectStateMachine(limit: 5)
-        let post = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1:1/start")!, body: .data(Data("x".utf8)))
+        let post = HTTPRequest(
+            method: .post, url: URL(string: "http://127.0.0.1:1/start")!, body: .data(Data("x".utf8)))
         guard case .finish = redirects.received(Self.redirect(301), for: post) else {
             Issue.record("a 301 after POST is returned, not followed")
             return
