@@ -455,6 +455,73 @@ import FoundationNetworking
         #expect(unknown.sentBody(totalBytesSent: 10, totalBytesExpected: 20, now: 0).expectedBytes == 20)
     }
 
+    // MARK: - Any order
+
+    /// A small deterministic generator (SplitMix64), so a failing order can be replayed from its seed.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    /// 2,000 random orders of up to 12 events (every event the glue can deliver, before and after the start):
+    /// the continuation is resumed exactly once once URLSession reports the task complete, nothing is resumed
+    /// twice, and nothing but a late task's cancellation follows the completion.
+    @Test func anyEventOrderCompletesExactlyOnce() {
+        var generator = Generator(state: 16)
+        for seed in 0..<2_000 {
+            let file = generator.next(2) == 0
+            var trace = Trace(
+                Self.settings(
+                    maximum: 100, file: file ? .init(url: Self.url, resumeOffset: 10) : nil, idle: 0.5,
+                    watchesIdle: true, deadline: 2))
+            let count = generator.next(12)
+            let startAt = generator.next(count + 1)
+            var now: UInt64 = 0
+            var started = false
+            for index in 0...count {
+                if index == startAt {
+                    if trace.on({ $0.start(1) }) == "proceed" { trace.on { $0.taskCreated("task", now: now) } }
+                    started = true
+                }
+                guard index < count else { break }
+                now += UInt64(generator.next(400)) * Self.second / 1000
+                let length = generator.next(3) == 0 ? nil : Int64(generator.next(200))
+                switch generator.next(12) {
+                case 0: trace.on { $0.cancelRequested() }
+                case 1: trace.on { $0.deadlineFired() }
+                case 2: trace.on { $0.idleTimerFired(now: now) }
+                case 3:
+                    let status = [200, 206, 404, 204][generator.next(4)]
+                    let head = Self.head(status, ["Content-Range": "bytes \(generator.next(2) * 10)-99/100"])
+                    trace.on { $0.receivedHead(head, expectedLength: length, now: now) }
+                case 4, 5:
+                    let data = Self.bytes(generator.next(80))
+                    trace.on { $0.receivedBody(data, now: now) }
+                case 6: trace.on { $0.fileOpened() }
+                case 7: trace.on { $0.fileFailed(CocoaError(.fileWriteUnknown)) }
+                case 8: trace.on { $0.challengeReceived(Self.head(401)) }
+                case 9: trace.on { $0.receivedNonHTTPResponse() }
+                case 10: trace.on { $0.taskCompleted(error: nil) }
+                default: trace.on { $0.taskCompleted(error: URLError(.networkConnectionLost)) }
+                }
+            }
+            #expect(started)
+            // URLSession always reports a created task complete in the end.
+            trace.on { $0.taskCompleted(error: URLError(.cancelled)) }
+            #expect(trace.completions == 1, "seed \(seed): \(trace.log)")
+            if let end = trace.log.firstIndex(where: { $0.hasPrefix("finish(1") }) {
+                let after = trace.log[(end + 1)...].filter { $0 != "none" && $0 != "cancelTask(task)" }
+                #expect(after.isEmpty, "seed \(seed): \(trace.log)")
+            }
+        }
+    }
+
     // MARK: - Redirects
 
     static func redirect(_ status: Int, to location: String = "/next") -> HTTPResponse {
