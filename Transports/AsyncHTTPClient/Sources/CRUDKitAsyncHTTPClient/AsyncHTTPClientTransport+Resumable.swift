@@ -30,10 +30,10 @@ extension AsyncHTTPClientTransport: ResumableTransport {
     }
 
     /// Writes the pieces of a 2xx body into `file` from byte `offset` (the bytes a `206` continues; 0 for any
-    /// other 2xx), truncating the file there first.
+    /// other 2xx), truncating the file there first; `kept` (the kept bytes' report) is given once the file is open.
     static func append(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to file: URL, at offset: Int64,
-        idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
+        kept: TransferProgress?, idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
         if !FileManager.default.fileExists(atPath: file.path) {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil)
@@ -42,6 +42,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seek(toOffset: UInt64(offset))
+        if let kept { observer?(kept) }
         let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
             try handle.write(contentsOf: Data($0.readableBytesView))
         }

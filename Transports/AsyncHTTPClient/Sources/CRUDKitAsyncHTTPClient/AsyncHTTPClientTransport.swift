@@ -174,11 +174,10 @@ public final class AsyncHTTPClientTransport: Transport {
             let body: Data
             switch head {
             case .openFile(let offset, let progress):
-                if let progress { observer.download?(progress) }
                 if let appending {
                     try await Self.append(
-                        answer.body, machine: &machine, to: appending.file, at: offset, idleTimeout: idle,
-                        observer: observer.download)
+                        answer.body, machine: &machine, to: appending.file, at: offset, kept: progress,
+                        idleTimeout: idle, observer: observer.download)
                 } else if let destination {
                     try await Self.write(
                         answer.body, machine: &machine, to: destination, idleTimeout: idle, observer: observer.download)
