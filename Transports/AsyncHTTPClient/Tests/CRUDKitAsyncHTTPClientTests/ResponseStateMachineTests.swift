@@ -226,4 +226,45 @@ import Testing
         trace.on { $0.bodyEnded(now: 2) }
         #expect(trace.log == ["collect", "keep(10/?)", "keep(-)", "finish(20/20)"])
     }
+
+    /// 2,000 seeded random orders of head, pieces, end and failures against every target: exactly one terminal
+    /// action once the body ends or fails, nothing but `none` after it, and never more than the limit kept.
+    @Test func anyEventOrderEndsExactlyOnce() {
+        var state: UInt64 = 16
+        func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        let targets: [ResponseStateMachine.Target] = [.memory, .file, .append(offset: 10)]
+        for seed in 0..<2_000 {
+            var trace = Trace(maximum: 100, target: targets[next(3)], deadline: 500 * Self.ms, limit: 1)
+            var now: UInt64 = 0
+            var kept = 0
+            for _ in 0..<next(12) {
+                now += UInt64(next(100)) * Self.ms
+                switch next(6) {
+                case 0:
+                    let status = [200, 206, 404][next(3)]
+                    let length = next(3) == 0 ? nil : Int64(next(200))
+                    let range = "bytes \(next(2) * 10)-99/100"
+                    trace.on { $0.receivedHead(status: status, contentLength: length, contentRange: range, now: now) }
+                case 1, 2, 3:
+                    let count = next(80)
+                    if trace.on({ $0.receivedPiece(count: count, now: now) }).hasPrefix("keep(") { kept += count }
+                case 4: trace.on { $0.bodyEnded(now: now) }
+                default: trace.on { $0.failed(.transport(underlying: URLError(.networkConnectionLost))) }
+                }
+            }
+            // The stream always ends or throws in the end.
+            trace.on { $0.failed(.cancelled) }
+            #expect(trace.endings == 1, "seed \(seed): \(trace.log)")
+            #expect(kept <= 100, "seed \(seed): \(trace.log)")
+            if let end = trace.log.firstIndex(where: { $0.hasPrefix("finish(") || $0.hasPrefix("fail(") }) {
+                #expect(trace.log[(end + 1)...].allSatisfy { $0 == "none" }, "seed \(seed): \(trace.log)")
+            }
+        }
+    }
 }
