@@ -5,11 +5,14 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One URLSession task of a ``URLSessionTransport``: collects the response, enforces the size limit and the
-/// deadline, reports progress, and resumes its continuation exactly once.
+/// One URLSession task of a ``URLSessionTransport``: the glue between URLSession and a
+/// ``TransferStateMachine``, which decides what each event means (collect the response, enforce the size limit
+/// and the deadline, report progress, resume the continuation exactly once).
 ///
 /// Delegate callbacks arrive on the session's serial delegate queue; cancellation and timers arrive from other
-/// threads. Everything mutable sits in `state`, guarded by its lock.
+/// threads. The machine and the timers sit in `state`, guarded by its lock: each event runs the machine under the
+/// lock and performs the action it returns outside the lock. The open file sits in `file`, under its own lock, so
+/// a write on the delegate queue and the close of a cancellation on another thread never overlap.
 final class URLSessionTransfer: Sendable {
     /// Where a successful body goes.
     enum Sink {
@@ -25,29 +28,16 @@ final class URLSessionTransfer: Sendable {
         var resumeOffset: Int64 = 0
     }
 
+    typealias Machine = TransferStateMachine<Continuation, URLSessionTask>
+
+    /// What the lock guards: the machine, and the timers its actions armed.
     struct State {
-        var continuation: Continuation?
-        var task: URLSessionTask?
-        var failure: CRUDError?
-        var finished = false
-        var response: HTTPURLResponse?
-        var body = Data()
-        var sink: Sink
-        var handle: FileHandle?
-        var fileBase: Int64 = 0
-        var received: Int64 = 0
-        var expected: Int64?
+        var machine: Machine
         var timer: (any DispatchSourceTimer)?
-        /// The exact idle watchdog for a fractional idle timeout (see ``watchesIdle``), and when bytes last moved.
+        /// The exact idle watchdog for a fractional idle timeout (see ``watchesIdle``).
         var idleTimer: (any DispatchSourceTimer)?
-        var lastActivity: UInt64 = 0
-        /// Which progress reports reach the observer (see ``TransferObserver``).
-        var uploadThrottle = ProgressThrottle()
-        var downloadThrottle = ProgressThrottle()
-        /// The latest report each throttle held back, and the timer that delivers it once the interval has passed
-        /// (a transfer that stalls still reports the bytes it has).
-        var pendingUpload: TransferProgress?
-        var pendingDownload: TransferProgress?
+        /// The timer that delivers a report the throttle held back once the interval has passed (a transfer that
+        /// stalls still reports the bytes it has).
         var trailingTimer: (any DispatchSourceTimer)?
     }
 
@@ -82,12 +72,11 @@ final class URLSessionTransfer: Sendable {
     /// seconds (URLSession is given the timeout rounded up), so a fractional timeout is enforced here exactly.
     let watchesIdle: Bool
     let deadline: (at: UInt64, seconds: TimeInterval)?
-    let maximumBodySize: Int
     let cookies: CookieJar?
-    let expectsBody: Bool
-    let uploadLength: Int64?
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     let state: Locked<State>
+    /// The file a 2xx body is written to while it is open.
+    private let file = Locked<FileHandle?>(nil)
     /// Held while an observer closure runs, so reports reach it one at a time and in order, whichever thread
     /// (the delegate queue or the trailing timer) delivers them; it counts the reports delivered. (Not a
     /// `Locked<Void>`: ThreadSanitizer reports the exclusive access to a zero-sized value as a race with the
@@ -113,12 +102,22 @@ final class URLSessionTransfer: Sendable {
         self.idleTimeout = idleTimeout
         self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
         self.deadline = deadline
-        self.maximumBodySize = maximumBodySize
         self.cookies = cookies
-        self.expectsBody = expectsBody
-        self.uploadLength = uploadLength
-        self.state = Locked(State(sink: sink))
+        var target: FileTarget?
+        if case .file(let file) = sink { target = file }
+        let settings = Machine.Settings(
+            maximumBodySize: maximumBodySize,
+            expectsBody: expectsBody,
+            file: target,
+            idleTimeout: idleTimeout,
+            watchesIdle: watchesIdle,
+            deadline: deadline?.seconds,
+            uploadLength: uploadLength
+        )
+        self.state = Locked(State(machine: Machine(settings: settings)))
     }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     // MARK: - Starting and ending
 
@@ -129,43 +128,37 @@ final class URLSessionTransfer: Sendable {
         delegate: URLSessionTransportDelegate,
         makeTask: () -> URLSessionTask
     ) {
-        let early = state.withLock { state -> CRUDError? in
-            if let failure = state.failure { return failure }
-            state.continuation = continuation
-            return nil
+        var proceeds = false
+        handle { machine in
+            let action = machine.start(continuation)
+            if case .proceed = action { proceeds = true }
+            return action
         }
-        if let early {
-            continuation.resume(throwing: early)
-            return
-        }
+        guard proceeds else { return }
         let task = makeTask()
         delegate.register(self, for: task.taskIdentifier)
-        let cancelled = state.withLock { state -> Bool in
-            state.task = task
-            state.timer = makeTimer()
-            if watchesIdle {
-                state.lastActivity = DispatchTime.now().uptimeNanoseconds
-                state.idleTimer = makeIdleTimer(after: idleTimeout)
+        let action = state.withLock { state -> Machine.Action in
+            let action = state.machine.taskCreated(task, now: Self.now)
+            if case .resumeTask(let watchIdle) = action {
+                state.timer = makeTimer()
+                if watchIdle { state.idleTimer = makeIdleTimer(after: idleTimeout) }
             }
-            return state.finished
+            return action
         }
-        if cancelled {
+        switch action {
+        case .cancelTask(let task):
             delegate.unregister(task.taskIdentifier)
             task.cancel()
-        } else {
+        case .resumeTask:
             task.resume()
+        default:
+            perform(action)
         }
     }
 
     /// Ends the transfer with `error` now (cancellation, a timeout, a size limit) and cancels the task.
     func fail(_ error: CRUDError) {
-        let (continuation, task) = state.withLock { state -> (Continuation?, URLSessionTask?) in
-            guard !state.finished else { return (nil, nil) }
-            if state.failure == nil { state.failure = error }
-            return finish(&state)
-        }
-        if let task { Self.cancelLater(task) }
-        continuation?.resume(throwing: error)
+        handle { $0.fail(error) }
     }
 
     /// Cancels `task` from another thread: `URLSessionTask.cancel()` waits for the session's work queue, which
@@ -174,81 +167,121 @@ final class URLSessionTransfer: Sendable {
         cancelQueue.async { task.cancel() }
     }
 
-    /// Marks the state finished and releases what it holds; returns the continuation to resume (outside the lock).
-    private func finish(_ state: inout State) -> (Continuation?, URLSessionTask?) {
-        state.finished = true
-        state.timer?.cancel()
-        state.timer = nil
-        state.idleTimer?.cancel()
-        state.idleTimer = nil
-        state.trailingTimer?.cancel()
-        state.trailingTimer = nil
-        try? state.handle?.close()
-        state.handle = nil
-        let continuation = state.continuation
-        state.continuation = nil
-        return (continuation, state.task)
+    /// Runs `event` on the machine under the lock (taking the timers out with a completion, so none is armed
+    /// after it), then performs the action outside the lock.
+    private func handle(_ event: (inout Machine) -> Machine.Action) {
+        var timers: [(any DispatchSourceTimer)?] = []
+        let action = state.withLock { state -> Machine.Action in
+            let action = event(&state.machine)
+            if case .finish = action {
+                timers = [state.timer, state.idleTimer, state.trailingTimer]
+                state.timer = nil
+                state.idleTimer = nil
+                state.trailingTimer = nil
+            }
+            return action
+        }
+        for timer in timers { timer?.cancel() }
+        perform(action)
+    }
+
+    /// Performs what an event method of the machine returned, outside the lock (the actions that need the lock,
+    /// arming timers, are taken where the event runs).
+    private func perform(_ action: Machine.Action) {
+        switch action {
+        case .none, .proceed, .resumeTask, .openFile:
+            break
+        case .cancelTask(let task):
+            Self.cancelLater(task)
+        case .rearmIdle(let seconds):
+            state.withLock { state in
+                guard !state.machine.isFinished else { return }
+                state.idleTimer?.cancel()
+                state.idleTimer = makeIdleTimer(after: seconds)
+            }
+        case .write(let data, let progress):
+            let failure = file.withLock { handle -> (any Error)? in
+                guard let handle else { return nil }
+                do {
+                    try handle.write(contentsOf: data)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure {
+                handle { $0.fileFailed(failure) }
+            } else {
+                report(progress, upload: false)
+            }
+        case .report(let progress):
+            report(progress, upload: false)
+        case .finish(let continuation, let result, let task):
+            file.withLock { handle in
+                try? handle?.close()
+                handle = nil
+            }
+            if let task { Self.cancelLater(task) }
+            continuation?.resume(with: result.mapError { $0 as any Error })
+        }
     }
 
     // MARK: - Delegate events (on the delegate queue)
 
     func didReceive(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
-            fail(.transport(underlying: URLError(.badServerResponse)))
+            handle { $0.receivedNonHTTPResponse() }
             return false
         }
         if let cookies, let url = http.url { cookies.store(from: http, for: url) }
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-        let outcome = state.withLock { state -> CRUDError? in
-            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
-            guard !state.finished else { return nil }
-            state.response = http
-            state.received = 0
-            state.body = Data()
-            if case .file(let target) = state.sink, (200..<300).contains(http.statusCode) {
-                do {
-                    state.fileBase = try openFile(target, for: http, into: &state)
-                } catch let error as CRUDError {
-                    return error
-                } catch {
-                    return .transport(underlying: error)
-                }
-                state.expected = length.map { $0 + state.fileBase }
-                return nil
-            }
-            state.expected = length
-            let hasBody = expectsBody && http.statusCode != 204 && http.statusCode != 304
-            if hasBody, let length, length > maximumBodySize { return .responseTooLarge(limit: maximumBodySize) }
-            return nil
+        var opening: (url: URL, offset: Int64)?
+        var proceeds = false
+        handle { machine in
+            let action = machine.receivedHead(http, expectedLength: length, now: Self.now)
+            if case .openFile(let url, let offset) = action { opening = (url, offset) }
+            if case .proceed = action { proceeds = true }
+            return action
         }
-        if let outcome {
-            fail(outcome)
+        guard let opening else { return proceeds }
+        do {
+            try open(opening.url, at: opening.offset)
+        } catch {
+            handle { $0.fileFailed(error) }
             return false
         }
-        if let onFileResponse, case .file = state.withLock({ $0.sink }), (200..<300).contains(http.statusCode) {
+        handle { machine in
+            let action = machine.fileOpened()
+            if case .proceed = action { proceeds = true }
+            return action
+        }
+        guard proceeds else {
+            // The transfer ended while the file was being opened: close it here, the completion found none.
+            file.withLock { handle in
+                try? handle?.close()
+                handle = nil
+            }
+            return false
+        }
+        if let onFileResponse {
             onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
         }
         return true
     }
 
-    private func openFile(_ target: FileTarget, for response: HTTPURLResponse, into state: inout State) throws -> Int64
-    {
-        var base: Int64 = 0
-        if response.statusCode == 206 && target.resumeOffset > 0 {
-            let range = response.value(forHTTPHeaderField: "Content-Range") ?? ""
-            guard Self.rangeStart(range) == target.resumeOffset else {
-                throw CRUDError.transport(underlying: URLError(.badServerResponse))
-            }
-            base = target.resumeOffset
+    /// Opens `url` for writing (creating it), truncated to and positioned at `offset`.
+    private func open(_ url: URL, at offset: Int64) throws {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
-        if !FileManager.default.fileExists(atPath: target.url.path) {
-            _ = FileManager.default.createFile(atPath: target.url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seek(toOffset: UInt64(offset))
+        let replaced = file.withLock { file in
+            defer { file = handle }
+            return file
         }
-        let handle = try FileHandle(forWritingTo: target.url)
-        try handle.truncate(atOffset: UInt64(base))
-        try handle.seek(toOffset: UInt64(base))
-        state.handle = handle
-        return base
+        try? replaced?.close()
     }
 
     /// The first byte position of a `Content-Range: bytes N-M/T` value.
@@ -258,83 +291,30 @@ final class URLSessionTransfer: Sendable {
     }
 
     func didReceive(_ data: Data) {
-        let outcome = state.withLock { state -> (CRUDError?, TransferProgress?) in
-            guard !state.finished else { return (nil, nil) }
-            if watchesIdle { state.lastActivity = DispatchTime.now().uptimeNanoseconds }
-            state.received += Int64(data.count)
-            if let handle = state.handle {
-                do {
-                    try handle.write(contentsOf: data)
-                } catch {
-                    return (.transport(underlying: error), nil)
-                }
-            } else {
-                guard state.body.count + data.count <= maximumBodySize else {
-                    return (.responseTooLarge(limit: maximumBodySize), nil)
-                }
-                state.body.append(data)
-            }
-            return (
-                nil, TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
-            )
-        }
-        if let error = outcome.0 { fail(error) }
-        if let progress = outcome.1 { report(progress, upload: false) }
+        handle { $0.receivedBody(data, now: Self.now) }
     }
 
     func didSend(totalBytesSent: Int64, totalBytesExpected: Int64) {
-        let progress = TransferProgress(
-            completedBytes: totalBytesSent,
-            expectedBytes: uploadLength ?? (totalBytesExpected > 0 ? totalBytesExpected : nil)
-        )
-        if watchesIdle { state.withLock { $0.lastActivity = DispatchTime.now().uptimeNanoseconds } }
+        let progress = state.withLock {
+            $0.machine.sentBody(totalBytesSent: totalBytesSent, totalBytesExpected: totalBytesExpected, now: Self.now)
+        }
         report(progress, upload: true)
     }
 
     func didComplete(_ error: (any Error)?) {
-        typealias Settled = (Continuation?, Result<Outcome, CRUDError>)
-        let final = state.withLock { state -> TransferProgress? in
-            guard error == nil, !state.finished, state.received > 0 else { return nil }
-            return TransferProgress(completedBytes: state.fileBase + state.received, expectedBytes: state.expected)
+        if let final = state.withLock({ $0.machine.finalDownloadProgress(error: error) }) {
+            report(final, upload: false, final: true)
         }
-        if let final { report(final, upload: false, final: true) }
-        let (continuation, result) = state.withLock { state -> Settled in
-            guard !state.finished else { return (nil, .failure(.cancelled)) }
-            let (continuation, _) = finish(&state)
-            if let error {
-                return (continuation, .failure(URLSessionTransport.crudError(for: error, idleTimeout: idleTimeout)))
-            }
-            guard let http = state.response else {
-                return (continuation, .failure(.transport(underlying: URLError(.badServerResponse))))
-            }
-            var wroteFile = false
-            if case .file = state.sink, (200..<300).contains(http.statusCode) { wroteFile = true }
-            let length = state.fileBase + state.received
-            let outcome = Outcome(response: http, body: state.body, wroteFile: wroteFile, fileLength: length)
-            state.body = Data()
-            return (continuation, .success(outcome))
-        }
-        continuation?.resume(with: result)
+        handle { $0.taskCompleted(error: error) }
     }
 
     /// Ends the transfer with `response`, the 401 an authentication challenge came with (see
     /// ``URLSessionTransportDelegate``), and the body received so far; then calls `cancelChallenge` from another
     /// thread, since cancelling the challenge cancels the task, which waits for the queue this runs on.
     func didReceiveChallenge(response: HTTPURLResponse, cancelChallenge: @escaping @Sendable () -> Void) {
-        if state.withLock({ $0.response == nil && !$0.finished }) { _ = didReceive(response) }
-        let (continuation, outcome) = state.withLock { state -> (Continuation?, Outcome?) in
-            guard !state.finished else { return (nil, nil) }
-            let (continuation, _) = finish(&state)
-            let http = state.response ?? response
-            var wroteFile = false
-            if case .file = state.sink, (200..<300).contains(http.statusCode) { wroteFile = true }
-            let outcome = Outcome(
-                response: http, body: state.body, wroteFile: wroteFile, fileLength: state.fileBase + state.received)
-            state.body = Data()
-            return (continuation, outcome)
-        }
+        if state.withLock({ $0.machine.response == nil && !$0.machine.isFinished }) { _ = didReceive(response) }
         Self.cancelQueue.async { cancelChallenge() }
-        if let continuation, let outcome { continuation.resume(returning: outcome) }
+        handle { $0.challengeReceived(response) }
     }
 
     // MARK: - Progress
@@ -343,59 +323,34 @@ final class URLSessionTransfer: Sendable {
     private func report(_ progress: TransferProgress, upload: Bool, final: Bool = false) {
         guard let closure = upload ? observer.upload : observer.download else { return }
         delivery.withLock { delivered in
-            let admitted = state.withLock { state -> Bool in
-                guard !state.finished else { return false }
-                let now = DispatchTime.now().uptimeNanoseconds
-                let admitted =
-                    upload
-                    ? state.uploadThrottle.admit(progress, final: final, now: now)
-                    : state.downloadThrottle.admit(progress, final: final, now: now)
-                if upload { state.pendingUpload = admitted ? nil : progress }
-                if !upload { state.pendingDownload = admitted ? nil : progress }
-                if !admitted && state.trailingTimer == nil { scheduleTrailing(&state) }
-                return admitted
+            let verdict = state.withLock { state -> Machine.ProgressVerdict in
+                let verdict = state.machine.progressReady(progress, upload: upload, final: final, now: Self.now)
+                if case .hold(scheduleTrailing: true) = verdict { state.trailingTimer = makeTrailingTimer() }
+                return verdict
             }
-            if admitted {
+            if case .deliver = verdict {
                 closure(progress)
                 delivered += 1
             }
         }
     }
 
-    /// Starts the timer that delivers held-back reports one ``ProgressThrottle/minimumInterval`` from now.
-    private func scheduleTrailing(_ state: inout State) {
+    /// A timer that delivers held-back reports one ``ProgressThrottle/minimumInterval`` from now.
+    private func makeTrailingTimer() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.setEventHandler { [weak self] in self?.deliverPending() }
         timer.schedule(deadline: .now() + .nanoseconds(Int(ProgressThrottle.minimumInterval)))
         timer.resume()
-        state.trailingTimer = timer
+        return timer
     }
 
     /// Delivers the reports the throttles held back (the trailing timer's handler).
     private func deliverPending() {
         delivery.withLock { delivered in
             let due = state.withLock { state -> (upload: TransferProgress?, download: TransferProgress?) in
-                state.trailingTimer = nil
-                guard !state.finished else { return (nil, nil) }
-                let now = DispatchTime.now().uptimeNanoseconds
-                var due: (upload: TransferProgress?, download: TransferProgress?) = (nil, nil)
-                if (state.pendingUpload?.completedBytes ?? .max) <= state.uploadThrottle.lastReported {
-                    state.pendingUpload = nil
-                }
-                if (state.pendingDownload?.completedBytes ?? .max) <= state.downloadThrottle.lastReported {
-                    state.pendingDownload = nil
-                }
-                if let pending = state.pendingUpload, state.uploadThrottle.admitTrailing(pending, now: now) {
-                    due.upload = pending
-                    state.pendingUpload = nil
-                }
-                if let pending = state.pendingDownload, state.downloadThrottle.admitTrailing(pending, now: now) {
-                    due.download = pending
-                    state.pendingDownload = nil
-                }
-                // A report came too soon after a newer admitted one: try again an interval later.
-                if state.pendingUpload != nil || state.pendingDownload != nil { scheduleTrailing(&state) }
-                return due
+                let due = state.machine.trailingTimerFired(now: Self.now)
+                state.trailingTimer = due.reschedule ? makeTrailingTimer() : nil
+                return (due.upload, due.download)
             }
             if let upload = due.upload {
                 observer.upload?(upload)
@@ -415,7 +370,7 @@ final class URLSessionTransfer: Sendable {
     private func makeTimer() -> (any DispatchSourceTimer)? {
         guard let deadline else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.setEventHandler { [weak self] in self?.checkDeadline() }
+        timer.setEventHandler { [weak self] in self?.deadlineFired() }
         let now = DispatchTime.now().uptimeNanoseconds
         timer.schedule(deadline: .now() + .nanoseconds(Int(min(deadline.at - min(deadline.at, now), UInt64(Int.max)))))
         timer.resume()
@@ -425,31 +380,19 @@ final class URLSessionTransfer: Sendable {
     /// A one-shot timer that checks for idleness `seconds` from now.
     private func makeIdleTimer(after seconds: TimeInterval) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.setEventHandler { [weak self] in self?.checkIdle() }
+        timer.setEventHandler { [weak self] in self?.idleTimerFired() }
         timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, seconds) * 1e9)))
         timer.resume()
         return timer
     }
 
     /// Fails the transfer if no bytes moved for ``idleTimeout``; otherwise checks again when they would have.
-    private func checkIdle() {
-        let idleNanoseconds = UInt64(idleTimeout * 1e9)
-        let expired = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let quiet = now - min(state.lastActivity, now)
-            if quiet >= idleNanoseconds { return true }
-            state.idleTimer?.cancel()
-            state.idleTimer = makeIdleTimer(after: Double(idleNanoseconds - quiet) / 1e9)
-            return false
-        }
-        if expired { fail(.timedOut(.idle(idleTimeout))) }
+    private func idleTimerFired() {
+        handle { $0.idleTimerFired(now: Self.now) }
     }
 
-    private func checkDeadline() {
-        guard let deadline else { return }
-        let expired = state.withLock { !$0.finished }
-        if expired { fail(.timedOut(.deadline(deadline.seconds))) }
+    private func deadlineFired() {
+        handle { $0.deadlineFired() }
     }
 }
 

@@ -156,7 +156,7 @@ public final class URLSessionTransport: Transport {
         try request.validate()
         let deadline = Self.deadline(request.deadline ?? defaultDeadline(for: sink))
         var current = request
-        var redirects = 0
+        var redirects = RedirectStateMachine(limit: configuration.maximumRedirects)
         while true {
             var result = try await perform(
                 current,
@@ -166,12 +166,11 @@ public final class URLSessionTransport: Transport {
                 onFileResponse: onFileResponse
             )
             result.response.url = current.url
-            guard let next = RedirectPolicy.nextRequest(after: result.response, to: current) else { return result }
-            redirects += 1
-            guard redirects <= configuration.maximumRedirects else {
-                throw CRUDError.tooManyRedirects(limit: configuration.maximumRedirects)
+            switch redirects.received(result.response, for: current) {
+            case .finish: return result
+            case .follow(let next): current = next
+            case .fail(let error): throw error
             }
-            current = next
         }
     }
 

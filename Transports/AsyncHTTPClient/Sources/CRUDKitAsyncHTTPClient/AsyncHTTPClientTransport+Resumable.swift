@@ -29,36 +29,24 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         )
     }
 
-    /// Writes the pieces of a 2xx body into `target.file`, continuing its first bytes for a `206` from there.
+    /// Writes the pieces of a 2xx body into `file` from byte `offset` (the bytes a `206` continues; 0 for any
+    /// other 2xx), truncating the file there first; `kept` (the kept bytes' report) is given once the file is open.
     static func append(
-        _ pieces: DeadlineBoundBody, status: Int, headers: NIOHTTP1.HTTPHeaders, to target: FileAppend,
-        observer: (@Sendable (TransferProgress) -> Void)?
+        _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to file: URL, at offset: Int64,
+        kept: TransferProgress?, idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
-        var base: Int64 = 0
-        if status == 206, target.offset > 0 {
-            let range = headers.first(name: "Content-Range") ?? ""
-            guard range.hasPrefix("bytes "),
-                range.dropFirst(6).split(separator: "-").first.flatMap({ Int64($0) }) == target.offset
-            else {
-                throw CRUDError.transport(underlying: HTTPClientError.invalidHeaderFieldValues([range]))
-            }
-            base = target.offset
+        if !FileManager.default.fileExists(atPath: file.path) {
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         }
-        if !FileManager.default.fileExists(atPath: target.file.path) {
-            _ = FileManager.default.createFile(atPath: target.file.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: target.file)
+        let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        try handle.truncate(atOffset: UInt64(base))
-        try handle.seek(toOffset: UInt64(base))
-        let declared = headers.first(name: "Content-Length").flatMap(Int64.init)
-        var reporter = ProgressReporter(expected: declared.map { $0 + base }, observer: observer)
-        if base > 0 { reporter.add(Int(base)) }
-        for try await piece in pieces {
-            try handle.write(contentsOf: Data(piece.readableBytesView))
-            reporter.add(piece.readableBytes)
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seek(toOffset: UInt64(offset))
+        if let kept { observer?(kept) }
+        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
+            try handle.write(contentsOf: Data($0.readableBytesView))
         }
-        reporter.finish()
+        if let final { observer?(final) }
     }
 }
 

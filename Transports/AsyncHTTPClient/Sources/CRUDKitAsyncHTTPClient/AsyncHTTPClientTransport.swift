@@ -153,22 +153,41 @@ public final class AsyncHTTPClientTransport: Transport {
             var headers = CRUDKit.HTTPHeaders()
             for (name, value) in answer.headers { headers.add(name: name, value: value) }
             let status = Int(answer.status.code)
-            let body: Data
-            // AsyncHTTPClient's deadline covers the request and the response head; the body's pieces are checked
-            // against it here as they arrive (a body that stalls instead is ended by the idle timeout).
-            let pieces = DeadlineBoundBody(body: answer.body, deadline: deadline, limit: limit)
-            if let appending, (200..<300).contains(status) {
+            let success = (200..<300).contains(status)
+            let target: ResponseStateMachine.Target
+            if let appending, success {
+                target = .append(offset: appending.offset)
                 appending.head(HTTPResponse(status: status, headers: headers, url: request.url))
-                try await Self.append(
-                    pieces, status: status, headers: answer.headers, to: appending, observer: observer.download)
-                body = Data()
-            } else if let destination, (200..<300).contains(status) {
-                try await Self.write(pieces, headers: answer.headers, to: destination, observer: observer.download)
-                body = Data()
             } else {
+                target = destination != nil && success ? .file : .memory
+            }
+            // AsyncHTTPClient's deadline covers the request and the response head; the machine checks the body's
+            // pieces against it as they arrive (a body that stalls instead is ended by the idle timeout).
+            var machine = ResponseStateMachine(
+                maximumBodySize: configuration.maximumResponseSize, target: target,
+                deadline: deadline.uptimeNanoseconds, limit: limit,
+                reportsProgress: observer.download != nil)
+            let head = machine.receivedHead(
+                status: status, contentLength: answer.headers.first(name: "Content-Length").flatMap(Int64.init),
+                contentRange: answer.headers.first(name: "Content-Range"), now: NIODeadline.now().uptimeNanoseconds)
+            let idle = request.timeout ?? configuration.idleTimeout
+            let body: Data
+            switch head {
+            case .openFile(let offset, let progress):
+                if let appending {
+                    try await Self.append(
+                        answer.body, machine: &machine, to: appending.file, at: offset, kept: progress,
+                        idleTimeout: idle, observer: observer.download)
+                } else if let destination {
+                    try await Self.write(
+                        answer.body, machine: &machine, to: destination, idleTimeout: idle, observer: observer.download)
+                }
+                body = Data()
+            case .fail(let error):
+                throw error
+            default:
                 body = try await Self.collect(
-                    pieces, headers: answer.headers, maximum: configuration.maximumResponseSize,
-                    observer: observer.download)
+                    answer.body, machine: &machine, idleTimeout: idle, observer: observer.download)
             }
             return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         } catch {
@@ -176,31 +195,51 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Reads the body piece by piece, failing as soon as it passes `maximum` (never holding more than one piece
+    /// Feeds the body's pieces through `machine`, handing each piece it keeps or writes to `consume` and
+    /// reporting progress after it; returns the final report, which the caller gives once the body is in place.
+    static func pump(
+        _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
+        observer: (@Sendable (TransferProgress) -> Void)?, consume: (ByteBuffer) throws -> Void
+    ) async throws -> TransferProgress? {
+        do {
+            for try await piece in body {
+                switch machine.receivedPiece(count: piece.readableBytes, now: NIODeadline.now().uptimeNanoseconds) {
+                case .keep(let progress), .write(let progress):
+                    try consume(piece)
+                    if let progress { observer?(progress) }
+                case .fail(let error):
+                    throw error
+                case .none, .collect, .openFile, .finish:
+                    break
+                }
+            }
+        } catch {
+            let mapped = crudError(for: error, idleTimeout: idleTimeout, deadline: machine.limit)
+            if case .fail(let failure) = machine.failed(mapped) { throw failure }
+            throw mapped
+        }
+        if case .finish(let final) = machine.bodyEnded(now: NIODeadline.now().uptimeNanoseconds) { return final }
+        return nil
+    }
+
+    /// Reads the body into memory, failing as soon as it passes the size limit (never holding more than one piece
     /// beyond it), and reports progress through `observer`.
     static func collect(
-        _ pieces: DeadlineBoundBody, headers: NIOHTTP1.HTTPHeaders, maximum: Int,
+        _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
         observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Data {
-        let declared = headers.first(name: "Content-Length").flatMap(Int64.init)
-        if let declared, declared > maximum {
-            throw CRUDError.responseTooLarge(limit: maximum)
-        }
         var data = Data()
-        var reporter = ProgressReporter(expected: declared, observer: observer)
-        for try await piece in pieces {
-            if data.count + piece.readableBytes > maximum { throw CRUDError.responseTooLarge(limit: maximum) }
-            data.append(contentsOf: piece.readableBytesView)
-            reporter.add(piece.readableBytes)
+        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
+            data.append(contentsOf: $0.readableBytesView)
         }
-        reporter.finish()
+        if let final { observer?(final) }
         return data
     }
 
     /// Streams the body into a temporary file beside `destination`, then moves it into place.
     static func write(
-        _ pieces: DeadlineBoundBody, headers: NIOHTTP1.HTTPHeaders, to destination: URL,
-        observer: (@Sendable (TransferProgress) -> Void)?
+        _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to destination: URL,
+        idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
@@ -214,11 +253,8 @@ public final class AsyncHTTPClientTransport: Transport {
             try? handle.close()
             if !finished { try? FileManager.default.removeItem(at: partial) }
         }
-        var reporter = ProgressReporter(
-            expected: headers.first(name: "Content-Length").flatMap(Int64.init), observer: observer)
-        for try await piece in pieces {
-            try handle.write(contentsOf: Data(piece.readableBytesView))
-            reporter.add(piece.readableBytes)
+        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
+            try handle.write(contentsOf: Data($0.readableBytesView))
         }
         try handle.close()
         do {
@@ -231,7 +267,7 @@ public final class AsyncHTTPClientTransport: Transport {
             throw CRUDError.invalidRequest(reason: "the download could not be moved to \(destination.path)")
         }
         finished = true
-        reporter.finish()
+        if let final { observer?(final) }
     }
 
     /// The request body for AsyncHTTPClient: bytes in memory, or a file streamed in pieces.
@@ -258,30 +294,6 @@ public final class AsyncHTTPClientTransport: Transport {
     /// `seconds` as a NIO time amount, at least one millisecond.
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
         .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
-    }
-}
-
-/// A response body whose pieces end in ``CRUDKit/CRUDError/Timeout/deadline(_:)`` once the deadline has passed.
-struct DeadlineBoundBody: AsyncSequence {
-    typealias Element = ByteBuffer
-    let body: HTTPClientResponse.Body
-    let deadline: NIODeadline
-    let limit: TimeInterval?
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var pieces: HTTPClientResponse.Body.AsyncIterator
-        let deadline: NIODeadline
-        let limit: TimeInterval?
-
-        mutating func next() async throws -> ByteBuffer? {
-            let piece = try await pieces.next()
-            if let limit, piece != nil, NIODeadline.now() > deadline { throw CRUDError.timedOut(.deadline(limit)) }
-            return piece
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(pieces: body.makeAsyncIterator(), deadline: deadline, limit: limit)
     }
 }
 
