@@ -27,7 +27,7 @@ public struct APIConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// The middleware chain every request goes through, outermost first, before the transport: by default the
     /// standard stages (``StandardMiddleware/defaults``: idempotency keys, retry, logging, validation, coalescing,
-    /// cache). Add your own with ``Swift/Array/insert(_:before:)`` or ``Swift/Array/insert(_:after:)``; move or
+    /// cache). Add your own with `insert(_:before:)` or `insert(_:after:)`; move or
     /// remove a standard stage by its name.
     ///
     /// ```swift

@@ -17,7 +17,8 @@ public struct ClosureMiddleware: Middleware {
     /// Creates a middleware named `name` that runs `body`.
     public init(
         _ name: MiddlewareName,
-        _ body: @escaping @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws
+        _ body:
+            @escaping @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws
             -> HTTPResponse
     ) {
         self.name = name
@@ -38,7 +39,8 @@ extension Middleware where Self == ClosureMiddleware {
     /// A middleware named `name` that runs `body` around the rest of the chain.
     public static func intercept(
         _ name: MiddlewareName,
-        _ body: @escaping @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws
+        _ body:
+            @escaping @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws
             -> HTTPResponse
     ) -> Self {
         ClosureMiddleware(name, body)

@@ -25,7 +25,9 @@ extension StandardMiddleware {
             // token refresh, say) counts the request's deadline from it.
             let delay = try await retryDelay(for: sent, error: error, context: context)
             if let log = configuration.logHandler {
-                log(LogEvent(.retrying(after: delay), sent, attempt: context.attempt, redaction: configuration.redaction))
+                log(
+                    LogEvent(
+                        .retrying(after: delay), sent, attempt: context.attempt, redaction: configuration.redaction))
             }
             if delay > .zero {
                 do {

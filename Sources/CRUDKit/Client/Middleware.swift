@@ -26,8 +26,8 @@ public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) asy
 /// Errors should be ``CRUDError``s: any other error is reported to the caller as
 /// ``CRUDError/transport(underlying:)``.
 public protocol Middleware: Sendable {
-    /// The name that ``Swift/Array/insert(_:before:)``, ``Swift/Array/insert(_:after:)`` and
-    /// ``Swift/Array/removeAll(named:)`` find this middleware by; by default the type's name.
+    /// The name that `insert(_:before:)`, `insert(_:after:)` and
+    /// `removeAll(named:)` find this middleware by; by default the type's name.
     var name: MiddlewareName { get }
 
     /// Sends `request` on through `next`, doing this middleware's part before and after.

@@ -200,7 +200,10 @@ import Testing
             return Self.kinds(events.withLock { $0 })
         }
         let inside = try await run { _ in }
-        #expect(inside == ["sent 1", "received 503 1", "failed httpStatus(503) 1", "retrying 1", "sent 2", "received 200 2"])
+        #expect(
+            inside == [
+                "sent 1", "received 503 1", "failed httpStatus(503) 1", "retrying 1", "sent 2", "received 200 2",
+            ])
         let outside = try await run { configuration in
             configuration.middleware.removeAll(named: .logging)
             configuration.middleware.insert(StandardMiddleware.logging, before: .retry)
@@ -224,7 +227,8 @@ import Testing
         let api = Self.api(stubs) {
             $0.middleware.append(
                 .intercept("offline") { request, _, _ in
-                    HTTPResponse(status: 200, headers: [:], body: Data(#"{"id":9,"name":"Local"}"#.utf8), url: request.url)
+                    HTTPResponse(
+                        status: 200, headers: [:], body: Data(#"{"id":9,"name":"Local"}"#.utf8), url: request.url)
                 })
         }
         let person: Person = try await api.get("people/9")
