@@ -47,12 +47,11 @@ extension StandardMiddleware {
     ) async throws
         -> HTTPResponse
     {
-        let configuration = context.api.configuration
-        guard let cache = configuration.cache else { return try await next(request, context) }
+        guard let cache = context.api.configuration.cache else { return try await next(request, context) }
         if request.method.isRead {
             guard case .memory = context.transfer else { return try await next(request, context) }
             var response = try await cache.response(for: request) { try await next($0, context) }
-            response.sentCredentials = SentCredentials(of: request, redaction: configuration.redaction)
+            response.sentCredentials = SentCredentials(of: request, redaction: context.api.configuration.redaction)
             return response
         }
         if case .file = context.transfer { return try await next(request, context) }
@@ -70,21 +69,21 @@ extension StandardMiddleware {
     /// The end of every chain: the transport sends the request (into memory, a file, or steered by a handle), its
     /// errors become ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
     static func transfer(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
-        let configuration = context.api.configuration
+        let api = context.api  // the configuration's fields are read one by one: a copy of all of it costs a retain each
         var response: HTTPResponse
         do {
             switch context.transfer {
             case .memory(let observer):
-                response = try await configuration.transport.send(request, observer: observer)
+                response = try await api.configuration.transport.send(request, observer: observer)
             case .handle(let control, let observer):
-                response = try await control.exchange(request, observer: observer, transport: configuration.transport)
+                response = try await control.exchange(request, observer: observer, transport: api.configuration.transport)
             case .file(let destination, let observer):
-                response = try await configuration.transport.download(request, to: destination, observer: observer)
+                response = try await api.configuration.transport.download(request, to: destination, observer: observer)
             }
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
         }
-        response.sentCredentials = SentCredentials(of: request, redaction: configuration.redaction)
+        response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response
     }
 }

@@ -71,6 +71,7 @@ public struct StandardMiddleware: Middleware {
     }
 
     /// Does this stage's part around `next`.
+    @inline(__always)
     package func run(
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
     ) async throws
@@ -107,6 +108,8 @@ public struct StandardMiddleware: Middleware {
         else { return try await next(request, context) }
         var keyed = request
         keyed.headers["Idempotency-Key"] = UUID().uuidString
+        var context = context
+        context.call = context.call.starting(from: keyed)  // what each attempt starts from carries the key
         return try await next(keyed, context)
     }
 }

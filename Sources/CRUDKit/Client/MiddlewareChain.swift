@@ -13,6 +13,7 @@ package struct MiddlewareChain: Sendable {
         case closure(MiddlewareNext)
 
         /// Sends `request` through the rest of the chain.
+        @inline(__always)
         package func callAsFunction(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
             switch self {
             case .chain(let chain, let index): try await chain.run(request, context, at: index)

@@ -10,17 +10,30 @@ public struct MiddlewareContext: Sendable {
     public let api: API
     /// The attempt, from 1 (set by the ``StandardMiddleware/retry`` stage).
     public var attempt: Int
-    /// The request each attempt starts from: as built, with its idempotency key; the retry stage sets it to the
-    /// request it receives.
-    public var originalRequest: HTTPRequest
     /// The failures of the earlier attempts, oldest first.
     public var previousFailures: [CRUDError]
-    /// The retry policy the ``StandardMiddleware/retry`` stage follows: the request's own, or the API's.
-    public var retryPolicy: RetryPolicy
-    /// When the request started, on the API's clock (``APIClock/now()``).
-    public let startedAt: Duration
-    /// Where the response body goes and who hears of progress.
-    package var transfer: API.TransferMode
+    /// What stays the same for the whole call, in one reference so that passing the context on copies little.
+    package var call: Call
+
+    /// What stays the same for a whole call.
+    package final class Call: Sendable {
+        let originalRequest: HTTPRequest
+        let retryPolicy: RetryPolicy
+        let startedAt: Duration
+        let transfer: API.TransferMode
+
+        init(originalRequest: HTTPRequest, retryPolicy: RetryPolicy, startedAt: Duration, transfer: API.TransferMode) {
+            self.originalRequest = originalRequest
+            self.retryPolicy = retryPolicy
+            self.startedAt = startedAt
+            self.transfer = transfer
+        }
+
+        /// This call with `request` as the original request.
+        func starting(from request: HTTPRequest) -> Call {
+            Call(originalRequest: request, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer)
+        }
+    }
 
     /// Creates a context for `request`, at attempt 1 (also for testing a middleware on its own).
     /// - Parameters:
@@ -34,15 +47,28 @@ public struct MiddlewareContext: Sendable {
     package init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode) {
         self.api = api
         self.attempt = 1
-        self.originalRequest = request
         self.previousFailures = []
-        self.retryPolicy = retryPolicy ?? api.configuration.retryPolicy
-        self.startedAt = api.configuration.clock.now()
-        self.transfer = transfer
+        self.call = Call(
+            originalRequest: request, retryPolicy: retryPolicy ?? api.configuration.retryPolicy,
+            startedAt: api.configuration.clock.now(), transfer: transfer)
     }
 
+    /// The request as built, before the API's middleware changed it (but with the idempotency key the
+    /// ``StandardMiddleware/idempotencyKeys`` stage gave it): what interceptors see as
+    /// ``InterceptorContext/originalRequest``.
+    public var originalRequest: HTTPRequest { call.originalRequest }
+
+    /// The retry policy the ``StandardMiddleware/retry`` stage follows: the request's own, or the API's.
+    public var retryPolicy: RetryPolicy { call.retryPolicy }
+
+    /// When the request started, on the API's clock (``APIClock/now()``).
+    public var startedAt: Duration { call.startedAt }
+
+    /// Where the response body goes and who hears of progress.
+    package var transfer: API.TransferMode { call.transfer }
+
     /// The time since the request started, on the API's clock.
-    public var elapsed: Duration { api.configuration.clock.now() - startedAt }
+    public var elapsed: Duration { api.configuration.clock.now() - call.startedAt }
 
     /// A name for the operation, for logs and metrics: method and URL path, such as `GET /v1/people/12`.
     public var operationID: String { originalRequest.method.rawValue + " " + originalRequest.url.path }
@@ -56,7 +82,7 @@ public struct MiddlewareContext: Sendable {
     /// The context an ``Interceptor`` of this attempt is given.
     public var interceptorContext: InterceptorContext {
         InterceptorContext(
-            api: api, attempt: attempt, originalRequest: originalRequest, previousFailures: previousFailures,
+            api: api, attempt: attempt, originalRequest: call.originalRequest, previousFailures: previousFailures,
             elapsed: elapsed)
     }
 }
