@@ -69,14 +69,16 @@ extension StandardMiddleware {
     /// The end of every chain: the transport sends the request (into memory, a file, or steered by a handle), its
     /// errors become ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
     static func transfer(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
-        let api = context.api  // the configuration's fields are read one by one: a copy of all of it costs a retain each
+        // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
+        let api = context.api
         var response: HTTPResponse
         do {
             switch context.transfer {
             case .memory(let observer):
                 response = try await api.configuration.transport.send(request, observer: observer)
             case .handle(let control, let observer):
-                response = try await control.exchange(request, observer: observer, transport: api.configuration.transport)
+                response = try await control.exchange(
+                    request, observer: observer, transport: api.configuration.transport)
             case .file(let destination, let observer):
                 response = try await api.configuration.transport.download(request, to: destination, observer: observer)
             }

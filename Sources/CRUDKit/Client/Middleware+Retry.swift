@@ -5,7 +5,8 @@ extension StandardMiddleware {
     ) async throws
         -> HTTPResponse
     {
-        let api = context.api  // the configuration's fields are read one by one: a copy of all of it costs a retain each
+        // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
+        let api = context.api
         var context = context
         while true {
             if Task.isCancelled { throw CRUDError.cancelled }
@@ -25,7 +26,8 @@ extension StandardMiddleware {
             if let log = api.configuration.logHandler {
                 log(
                     LogEvent(
-                        .retrying(after: delay), sent, attempt: context.attempt, redaction: api.configuration.redaction))
+                        .retrying(after: delay), sent, attempt: context.attempt, redaction: api.configuration.redaction)
+                )
             }
             if delay > .zero {
                 do {
