@@ -69,7 +69,8 @@ package final class RequestCoalescer: Sendable {
     /// otherwise from `operation`, run once for every caller that asks before it completes.
     ///
     /// `operation` runs in a task of its own (inheriting the caller's task-local values and priority, not its
-    /// cancellation).
+    /// cancellation), started immediately on the first caller's thread: up to its first suspension it costs no
+    /// thread hop.
     /// - Throws: What `operation` threw, to every caller that waited for it; ``CRUDError/cancelled`` to a caller
     ///   that was cancelled while waiting.
     package func response(
@@ -113,7 +114,7 @@ package final class RequestCoalescer: Sendable {
     /// Runs the exchange of flight `number` in a task of its own, started at once on the calling thread (so an
     /// exchange that completes without suspending costs no thread hop), outside the lock.
     private func start(_ number: Int, operation: @escaping @Sendable () async throws -> HTTPResponse) {
-        let task = Task.immediate { [self] in
+        let run: @Sendable () async -> Void = { [self] in
             let result: Result<HTTPResponse, any Error>
             do {
                 result = .success(try await operation())
@@ -121,6 +122,12 @@ package final class RequestCoalescer: Sendable {
                 result = .failure(error)
             }
             finish(number, with: result)
+        }
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate(operation: run)
+        } else {
+            task = Task(operation: run)  // before Swift 6.2's runtime: started on the global executor, one hop
         }
         let abandoned = state.withLock { state -> Bool in
             guard state.flights[number] != nil else { return true }
