@@ -236,6 +236,36 @@ import Testing
         #expect(stubs.recorder.count == 0)
     }
 
+    @Test func aPrebuiltPOSTGetsAnIdempotencyKeyFromTheStage() async throws {
+        let stubs = StubTransport().on(.post, "payments", .json(["ok": true]))
+        let api = Self.api(stubs) { $0.addsIdempotencyKeys = true }
+        _ = try await api.send(HTTPRequest(method: .post, url: testBase.appendingPathComponent("payments")))
+        #expect(stubs.recorder.last?.headers["Idempotency-Key"] != nil)
+        let without = Self.api(stubs) {
+            $0.addsIdempotencyKeys = true
+            $0.middleware.removeAll(named: .idempotencyKeys)
+        }
+        _ = try await without.post("payments")
+        #expect(stubs.recorder.last?.headers["Idempotency-Key"] == nil)
+    }
+
+    @Test func aMiddlewareCanBeTestedOnItsOwn() async throws {
+        let api = API(baseURL: testBase, transport: StubTransport())
+        let request = HTTPRequest(url: testBase.appendingPathComponent("people/12"))
+        let context = MiddlewareContext(api: api, request: request)
+        #expect(context.attempt == 1)
+        #expect(context.operationID == "GET /v1/people/12")
+        let envelope = ClosureMiddleware.transform("status") { response in
+            var response = response
+            response.status = 299
+            return response
+        }
+        let response = try await envelope.intercept(request, context: context) { request, _ in
+            HTTPResponse(status: 200, headers: [:], body: Data(), url: request.url)
+        }
+        #expect(response.status == 299)
+    }
+
     @Test func insertingBeforeOrAfterAMissingNameAppends() {
         var chain = StandardMiddleware.defaults
         chain.insert(ClosureMiddleware("a") { r, c, n in try await n(r, c) }, before: "nowhere")
