@@ -23,10 +23,13 @@ public final class API: Sendable {
     public let paths: PathBuilder
     /// Lets identical reads in flight share one exchange (see ``APIConfiguration/coalescesReads``).
     let coalescer = RequestCoalescer()
+    /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once).
+    let chain: MiddlewareChain
 
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {
         self.configuration = configuration
+        self.chain = MiddlewareChain(configuration.middleware, for: configuration)
         self.paths = PathBuilder(
             baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash,
             queryStyle: configuration.queryStyle)

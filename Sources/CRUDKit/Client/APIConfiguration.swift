@@ -25,6 +25,15 @@ public struct APIConfiguration: Sendable {
     public var interceptors: [any Interceptor]
     /// When failed requests are sent again; consulted after the interceptors.
     public var retryPolicy: RetryPolicy
+    /// The middleware chain every request goes through, outermost first, before the transport: by default the
+    /// standard stages (``StandardMiddleware/defaults``: idempotency keys, retry, logging, validation, coalescing,
+    /// cache). Add your own with `insert(_:before:)` or `insert(_:after:)`; move or
+    /// remove a standard stage by its name.
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base).with { $0.middleware.insert(Envelope(), after: .retry) }
+    /// ```
+    public var middleware: [any Middleware]
     /// Whether identical `GET` and `HEAD` requests in flight at the same moment share one exchange with the server
     /// (on by default). The requests must match after the interceptors adapted them: same URL, same header fields
     /// (so `Authorization`, `Accept` and `Accept-Language` included), same timeouts, and no body or progress
@@ -56,7 +65,8 @@ public struct APIConfiguration: Sendable {
     /// ``APIConventions``; set it with ``apply(_:)`` to also set ``trailingSlash`` and ``queryStyle``).
     public var conventions: APIConventions
 
-    /// Creates a configuration; every parameter has the default an ``API`` starts with.
+    /// Creates a configuration; every parameter has the default an ``API`` starts with (`middleware`: see
+    /// ``middleware``).
     public init(
         baseURL: URL?,
         headers: HTTPHeaders = [:],
@@ -74,7 +84,8 @@ public struct APIConfiguration: Sendable {
         deadline: TimeInterval? = nil,
         addsIdempotencyKeys: Bool = false,
         clock: any APIClock = SystemClock(),
-        conventions: APIConventions = .standard
+        conventions: APIConventions = .standard,
+        middleware: [any Middleware] = StandardMiddleware.defaults
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -93,6 +104,7 @@ public struct APIConfiguration: Sendable {
         self.addsIdempotencyKeys = addsIdempotencyKeys
         self.clock = clock
         self.conventions = conventions
+        self.middleware = middleware
     }
 }
 

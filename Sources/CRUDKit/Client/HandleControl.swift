@@ -3,7 +3,8 @@ import Foundation
 /// What a ``RequestHandle`` steers: whether its request may go on the wire, the read attempt it cancels to pause,
 /// and the bytes a paused `GET` keeps (in a temporary file) with the validator that lets it continue them.
 ///
-/// The API's attempt loop hands every exchange of the handle's request here (``exchange(_:observer:api:)``).
+/// The end of the API's middleware chain hands every exchange of the handle's request here
+/// (``exchange(_:observer:transport:)``); the cache and coalescing stages leave its reads alone.
 package final class HandleControl: Sendable {
     private enum Phase {
         case running, paused, ended, cancelled
@@ -117,11 +118,15 @@ package final class HandleControl: Sendable {
     // MARK: - Exchanges
 
     /// One exchange of the handle's request: a read through ``read(_:observer:transport:)``, a write through the
-    /// API's own exchange once running, marked as on the wire.
-    func exchange(_ request: HTTPRequest, observer: TransferObserver, api: API) async throws -> HTTPResponse {
+    /// transport once running, marked as on the wire.
+    func exchange(
+        _ request: HTTPRequest, observer: TransferObserver, transport: any Transport
+    ) async throws
+        -> HTTPResponse
+    {
         switch request.method {
         case .get, .head, .options, "TRACE":
-            return try await read(request, observer: observer, transport: api.configuration.transport)
+            return try await read(request, observer: observer, transport: transport)
         default:
             while true {
                 try await waitUntilRunning()
@@ -133,7 +138,7 @@ package final class HandleControl: Sendable {
                 if started { break }
             }
             defer { state.withLock { $0.writing = nil } }
-            return try await api.exchange(request, observer: observer)
+            return try await transport.send(request, observer: observer)
         }
     }
 

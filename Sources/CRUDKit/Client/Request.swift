@@ -36,6 +36,9 @@ public struct Request<Response: Sendable>: Sendable {
     public var observer: TransferObserver
     /// The retry policy of this request; `nil` uses the API's.
     public var retryPolicy: RetryPolicy?
+    /// Middleware for this request alone, run outside (before) the API's ``APIConfiguration/middleware``: it sees
+    /// the request once, as built, and the final response or error.
+    public var middleware: [any Middleware] = []
     /// Reads the answer from a successful, validated response.
     public var decode: @Sendable (HTTPResponse, API) throws -> Response
 

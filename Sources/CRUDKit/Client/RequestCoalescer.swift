@@ -69,7 +69,8 @@ package final class RequestCoalescer: Sendable {
     /// otherwise from `operation`, run once for every caller that asks before it completes.
     ///
     /// `operation` runs in a task of its own (inheriting the caller's task-local values and priority, not its
-    /// cancellation).
+    /// cancellation), started immediately on the first caller's thread: up to its first suspension it costs no
+    /// thread hop.
     /// - Throws: What `operation` threw, to every caller that waited for it; ``CRUDError/cancelled`` to a caller
     ///   that was cancelled while waiting.
     package func response(
@@ -82,37 +83,59 @@ package final class RequestCoalescer: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let cancelled = state.withLock { state -> Bool in
+                let joined = state.withLock { state -> Int?? in
                     // Checked under the lock: if `leave` already ran, the task was cancelled before it did.
-                    if Task.isCancelled { return true }
+                    if Task.isCancelled { return .some(nil) }
                     if let number = state.joinable[key] {
                         state.flights[number]?.waiters[waiter] = continuation
                         state.flightOfWaiter[waiter] = number
-                        return false
+                        return .none
                     }
                     state.nextNumber += 1
                     let number = state.nextNumber
                     var flight = Flight(key: key)
                     flight.waiters[waiter] = continuation
-                    flight.task = Task { [self] in
-                        let result: Result<HTTPResponse, any Error>
-                        do {
-                            result = .success(try await operation())
-                        } catch {
-                            result = .failure(error)
-                        }
-                        finish(number, with: result)
-                    }
                     state.flights[number] = flight
                     state.joinable[key] = number
                     state.flightOfWaiter[waiter] = number
-                    return false
+                    return .some(number)
                 }
-                if cancelled { continuation.resume(throwing: CRUDError.cancelled) }
+                switch joined {
+                case .none: break
+                case .some(.none): continuation.resume(throwing: CRUDError.cancelled)
+                case .some(.some(let number)): start(number, operation: operation)
+                }
             }
         } onCancel: {
             leave(waiter)
         }
+    }
+
+    /// Runs the exchange of flight `number` in a task of its own, started at once on the calling thread (so an
+    /// exchange that completes without suspending costs no thread hop), outside the lock.
+    private func start(_ number: Int, operation: @escaping @Sendable () async throws -> HTTPResponse) {
+        let run: @Sendable () async -> Void = { [self] in
+            let result: Result<HTTPResponse, any Error>
+            do {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            finish(number, with: result)
+        }
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate(operation: run)
+        } else {
+            task = Task(operation: run)  // before Swift 6.2's runtime: started on the global executor, one hop
+        }
+        let abandoned = state.withLock { state -> Bool in
+            guard state.flights[number] != nil else { return true }
+            state.flights[number]?.task = task
+            return false
+        }
+        // Gone already: finished (cancelling does nothing) or left by every caller before the task was kept.
+        if abandoned { task.cancel() }
     }
 
     /// Stops new callers from joining the exchanges in flight whose key `matches` (after a write to their URL, say):

@@ -18,8 +18,8 @@ extension API {
         future { try await self.send(request) }
     }
 
-    /// The `Future` form of `send(_:)`. Sends a request that is already built through the interceptors, the transport,
-    /// validation and retries.
+    /// The `Future` form of `send(_:)`. Sends a request that is already built through the API's middleware chain
+    /// (interceptors, validation, retries, …; see ``StandardMiddleware``) and the transport.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

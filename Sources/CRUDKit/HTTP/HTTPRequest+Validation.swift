@@ -16,6 +16,11 @@ extension HTTPRequest {
         guard !method.rawValue.isEmpty, method.rawValue.utf8.allSatisfy(Self.isTokenByte) else {
             throw CRUDError.invalidRequest(reason: "the method \(method.rawValue.debugDescription) is not a token")
         }
+        try validateHeaders()
+    }
+
+    /// The header part of ``validate()``: names are tokens, values have no control characters.
+    package func validateHeaders() throws {
         for field in headers {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
                 throw CRUDError.invalidRequest(

@@ -1,0 +1,86 @@
+/// The rest of a middleware chain, handed to each ``Middleware``: call it to send a request on (through the
+/// middlewares after this one, then the transport) and get its response.
+public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) async throws -> HTTPResponse
+
+/// A step of an ``API``'s request pipeline: it sees the request on its way to the transport and the response (or
+/// error) on its way back.
+///
+/// Every request goes through one chain of middlewares, outermost first, ending with the transport:
+/// ``APIConfiguration/middleware`` (the standard stages, see ``StandardMiddleware``, plus any of your own), with the
+/// request's own ``Request/middleware`` around them. A middleware may change the request before calling `next`,
+/// change or replace the response after it, throw, or call `next` more than once (to retry).
+///
+/// ```swift
+/// struct Envelope: Middleware {
+///     func intercept(
+///         _ request: HTTPRequest, context: MiddlewareContext, next: MiddlewareNext
+///     ) async throws -> HTTPResponse {
+///         var response = try await next(request, context)
+///         response.body = try JSON(data: response.body)["data"].data()
+///         return response
+///     }
+/// }
+/// let api = API(baseURL: base).with { $0.middleware.insert(Envelope(), after: .retry) }
+/// ```
+///
+/// Errors should be ``CRUDError``s: any other error is reported to the caller as
+/// ``CRUDError/transport(underlying:)``.
+public protocol Middleware: Sendable {
+    /// The name that `insert(_:before:)`, `insert(_:after:)` and
+    /// `removeAll(named:)` find this middleware by; by default the type's name.
+    var name: MiddlewareName { get }
+
+    /// Sends `request` on through `next`, doing this middleware's part before and after.
+    /// - Parameters:
+    ///   - request: The request as the middlewares before this one left it.
+    ///   - context: What the chain knows about the request (the API, the attempt, the retry policy, …); pass it on,
+    ///     changed if needed.
+    ///   - next: The rest of the chain; it may be called more than once, or not at all (to answer from elsewhere).
+    /// - Returns: The response to hand back to the middlewares before this one.
+    /// - Throws: A ``CRUDError``, to fail the request (or, inside a retrying middleware, this attempt).
+    func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse
+}
+
+extension Middleware {
+    /// The type's name, such as `"Envelope"`.
+    public var name: MiddlewareName { MiddlewareName(String(describing: Self.self)) }
+}
+
+/// The name of a ``Middleware`` in a chain, by which a middleware is placed before or after another.
+///
+/// The standard stages have fixed names (``retry``, ``logging``, …); any other middleware is named after its type
+/// unless it says otherwise.
+public struct MiddlewareName: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name.
+    public let rawValue: String
+
+    /// Creates a name.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates a name from a string literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// ``StandardMiddleware/idempotencyKeys``.
+    public static let idempotencyKeys = MiddlewareName("idempotencyKeys")
+    /// ``StandardMiddleware/retry``.
+    public static let retry = MiddlewareName("retry")
+    /// ``StandardMiddleware/logging``.
+    public static let logging = MiddlewareName("logging")
+    /// ``StandardMiddleware/validation``.
+    public static let validation = MiddlewareName("validation")
+    /// ``StandardMiddleware/coalescing``.
+    public static let coalescing = MiddlewareName("coalescing")
+    /// ``StandardMiddleware/cache``.
+    public static let cache = MiddlewareName("cache")
+}

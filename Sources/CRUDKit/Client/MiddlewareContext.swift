@@ -1,0 +1,88 @@
+import Foundation
+
+/// What a ``Middleware`` knows about the request in flight: the API sending it, the attempt, the request as
+/// built, and the retry policy that applies.
+///
+/// A value: a middleware that changes it (the retry stage sets ``attempt`` and ``previousFailures``) passes the
+/// changed copy to `next`, and only the middlewares after it see the change.
+public struct MiddlewareContext: Sendable {
+    /// The API sending the request; its settings are ``API/configuration``.
+    public let api: API
+    /// The attempt, from 1 (set by the ``StandardMiddleware/retry`` stage).
+    public var attempt: Int
+    /// The failures of the earlier attempts, oldest first.
+    public var previousFailures: [CRUDError]
+    /// What stays the same for the whole call, in one reference so that passing the context on copies little.
+    package var call: Call
+
+    /// What stays the same for a whole call.
+    package final class Call: Sendable {
+        let originalRequest: HTTPRequest
+        let retryPolicy: RetryPolicy
+        let startedAt: Duration
+        let transfer: API.TransferMode
+
+        init(originalRequest: HTTPRequest, retryPolicy: RetryPolicy, startedAt: Duration, transfer: API.TransferMode) {
+            self.originalRequest = originalRequest
+            self.retryPolicy = retryPolicy
+            self.startedAt = startedAt
+            self.transfer = transfer
+        }
+
+        /// This call with `request` as the original request.
+        func starting(from request: HTTPRequest) -> Call {
+            Call(originalRequest: request, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer)
+        }
+    }
+
+    /// Creates a context for `request`, at attempt 1 (also for testing a middleware on its own).
+    /// - Parameters:
+    ///   - api: The API sending the request.
+    ///   - request: The request as built.
+    ///   - retryPolicy: The retry policy; `nil` uses the API's.
+    public init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy? = nil) {
+        self.init(api: api, request: request, retryPolicy: retryPolicy, transfer: .memory(.none))
+    }
+
+    package init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode) {
+        self.api = api
+        self.attempt = 1
+        self.previousFailures = []
+        self.call = Call(
+            originalRequest: request, retryPolicy: retryPolicy ?? api.configuration.retryPolicy,
+            startedAt: api.configuration.clock.now(), transfer: transfer)
+    }
+
+    /// The request as built, before the API's middleware changed it (but with the idempotency key the
+    /// ``StandardMiddleware/idempotencyKeys`` stage gave it): what interceptors see as
+    /// ``InterceptorContext/originalRequest``.
+    public var originalRequest: HTTPRequest { call.originalRequest }
+
+    /// The retry policy the ``StandardMiddleware/retry`` stage follows: the request's own, or the API's.
+    public var retryPolicy: RetryPolicy { call.retryPolicy }
+
+    /// When the request started, on the API's clock (``APIClock/now()``).
+    public var startedAt: Duration { call.startedAt }
+
+    /// Where the response body goes and who hears of progress.
+    package var transfer: API.TransferMode { call.transfer }
+
+    /// The time since the request started, on the API's clock.
+    public var elapsed: Duration { api.configuration.clock.now() - call.startedAt }
+
+    /// A name for the operation, for logs and metrics: method and URL path, such as `GET /v1/people/12`.
+    public var operationID: String { originalRequest.method.rawValue + " " + originalRequest.url.path }
+
+    /// Receives the API's log events; `nil` when nothing is logged.
+    public var logHandler: LogHandler? { api.configuration.logHandler }
+
+    /// The clock retries wait on.
+    public var clock: any APIClock { api.configuration.clock }
+
+    /// The context an ``Interceptor`` of this attempt is given.
+    public var interceptorContext: InterceptorContext {
+        InterceptorContext(
+            api: api, attempt: attempt, originalRequest: call.originalRequest, previousFailures: previousFailures,
+            elapsed: elapsed)
+    }
+}
