@@ -11,12 +11,24 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "CRUDKit"),
+        // The layers, bottom to top; each module may use only the ones listed as its dependencies (README,
+        // "Architecture"; .ci/layers.sh checks this graph). `CRUDKit` re-exports the four below it, so a user
+        // writes only `import CRUDKit`.
+        .target(name: "CRUDKitCore"),
+        .target(name: "CRUDKitFuture", dependencies: ["CRUDKitCore"]),
+        .target(name: "CRUDKitJSON"),
+        .target(name: "CRUDKitHTTP", dependencies: ["CRUDKitCore"]),
+        .target(
+            name: "CRUDKit",
+            dependencies: ["CRUDKitCore", "CRUDKitFuture", "CRUDKitJSON", "CRUDKitHTTP"]
+        ),
         .target(name: "CRUDKitTesting", dependencies: ["CRUDKit"]),
         .executableTarget(name: "crudkit-demo", dependencies: ["CRUDKit", "CRUDKitTesting"]),
         .testTarget(
             name: "CRUDKitTests",
-            dependencies: ["CRUDKit", "CRUDKitTesting"],
+            dependencies: [
+                "CRUDKit", "CRUDKitTesting", "CRUDKitCore", "CRUDKitFuture", "CRUDKitJSON", "CRUDKitHTTP",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CRUDKitInteropTests", dependencies: ["CRUDKit", "CRUDKitTesting"]),

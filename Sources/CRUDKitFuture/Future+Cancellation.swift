@@ -1,8 +1,4 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import CRUDKitCore
 
 extension Future {
     /// Completes the future with ``CRUDError/cancelled`` if it is still pending, and stops the work behind it.
@@ -60,9 +56,10 @@ extension Future {
 
     /// The error a future fails with when its work threw `error`: the cancellation errors of Swift concurrency
     /// and of URLSession become ``CRUDError/cancelled``; every other error is kept as it is.
+    ///
+    /// URLSession's error is recognised in the core layer (`CRUDError.isCancellation(_:)`), by its
+    /// `NSURLErrorDomain` code, so that this module imports neither Foundation nor FoundationNetworking.
     static func normalized(_ error: any Error) -> any Error {
-        if error is CancellationError { return CRUDError.cancelled }
-        if let urlError = error as? URLError, urlError.code == .cancelled { return CRUDError.cancelled }
-        return error
+        CRUDError.isCancellation(error) ? CRUDError.cancelled : error
     }
 }

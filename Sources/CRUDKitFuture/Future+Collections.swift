@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Dispatch
 
 extension Future {

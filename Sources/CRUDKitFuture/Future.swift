@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Dispatch
 
 /// A value that arrives later, or the error that prevented it: the result of every CRUDKit call.

@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Dispatch
 
 /// The program-wide queue for callbacks of futures that were given none: a private serial queue, so that

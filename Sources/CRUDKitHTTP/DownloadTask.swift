@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// A download to a file that can be paused, resumed and cancelled, byte-exact.

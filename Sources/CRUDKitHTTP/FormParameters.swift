@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// Ordered name/value pairs for a query string or an `application/x-www-form-urlencoded` body.

@@ -10,6 +10,8 @@
 ///     "active": true,                                  // active=true
 /// ]
 /// ```
+
+import CRUDKitCore
 public indirect enum FormValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral

@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// A `multipart/form-data` body: text fields and files, from memory or from disk.

@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// How CRUDKit's transports follow redirects. ``URLSessionTransport`` switches URLSession's own handling off (on

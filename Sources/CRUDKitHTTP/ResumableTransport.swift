@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// A transport that can append a response body to a file and keep what arrived when it is cancelled: what lets a

@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 /// Sends one request and returns its response: the seam between CRUDKit and the network.

@@ -1,3 +1,5 @@
+import CRUDKitCore
+import CRUDKitHTTP
 import Foundation
 
 /// What a ``RequestHandle`` steers: whether its request may go on the wire, the read attempt it cancels to pause,
@@ -242,12 +244,5 @@ package final class HandleControl: Sendable {
             guard state.generation == generation else { return }
             state.validator = head.rangeValidator
         }
-    }
-}
-
-extension HTTPResponse {
-    /// What `If-Range` may carry to continue this answer's body: its strong `ETag`, else its `Last-Modified`.
-    var rangeValidator: String? {
-        headers["ETag"].flatMap { $0.hasPrefix("\"") ? $0 : nil } ?? headers["Last-Modified"]
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
     /// How many bytes of a body a description quotes.
     static let quotedBodyLength = 200
@@ -71,9 +67,9 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
         response.url.map { " for \($0.absoluteString)" } ?? ""
     }
 
-    /// ` at <url>` when the error names the URL that failed (Foundation keeps it in the user info).
+    /// ` at <url>` when the error names the URL that failed (Foundation keeps it in the user info; a `URLError`'s
+    /// `failingURL` is read from the same key, so this layer needs no FoundationNetworking).
     private static func place(ofFailure error: any Error) -> String {
-        if let url = (error as? URLError)?.failingURL { return " at \(url.absoluteString)" }
         let info = (error as NSError).userInfo
         if let url = info[NSURLErrorFailingURLErrorKey] as? URL { return " at \(url.absoluteString)" }
         if let text = info["NSErrorFailingURLStringKey"] as? String { return " at \(text)" }

@@ -7,14 +7,14 @@ import Musl
 #endif
 
 #if canImport(Darwin)
-@usableFromInline typealias PlatformLock = os_unfair_lock
+@usableFromInline package typealias PlatformLock = os_unfair_lock
 #else
-@usableFromInline typealias PlatformLock = pthread_mutex_t
+@usableFromInline package typealias PlatformLock = pthread_mutex_t
 #endif
 
 /// Heap storage that holds a value and the platform lock guarding it in one allocation.
 @usableFromInline
-final class LockedStorage<Value>: ManagedBuffer<Value, PlatformLock> {
+package final class LockedStorage<Value>: ManagedBuffer<Value, PlatformLock> {
     deinit {
         withUnsafeMutablePointers { _, lock in
             #if !canImport(Darwin)
@@ -41,7 +41,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformLock> {
 // `withLock`, which holds the platform lock (`PlatformLock`) stored beside it for the whole closure.
 @usableFromInline
 package struct Locked<Value>: @unchecked Sendable {
-    @usableFromInline let storage: LockedStorage<Value>
+    @usableFromInline package let storage: LockedStorage<Value>
 
     /// Creates a lock guarding `value`.
     @inlinable

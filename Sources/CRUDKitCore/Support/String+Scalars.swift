@@ -4,7 +4,7 @@ extension StringProtocol {
     /// Works scalar by scalar on purpose: `replacingOccurrences(of:with:)` compares `Character`s, so a CR or a
     /// quote that forms one grapheme with the combining mark after it is not found and passes through unescaped
     /// (the encoding fuzzer found a multipart part name whose CR survived that way).
-    func replacingScalars(_ replacements: [Unicode.Scalar: String]) -> String {
+    package func replacingScalars(_ replacements: [Unicode.Scalar: String]) -> String {
         var result = String.UnicodeScalarView()
         for scalar in unicodeScalars {
             if let replacement = replacements[scalar] {
