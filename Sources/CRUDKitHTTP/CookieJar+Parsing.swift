@@ -1,4 +1,3 @@
-import CRUDKitCore
 import Foundation
 
 extension CookieJar {

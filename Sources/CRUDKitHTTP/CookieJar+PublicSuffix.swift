@@ -1,5 +1,3 @@
-import CRUDKitCore
-
 extension CookieJar {
     /// Whether `domain` (lower-cased, no leading dot) is a public suffix: a name under which anyone may register,
     /// so that no cookie may be set for all of it.

@@ -10,8 +10,6 @@
 ///     "active": true,                                  // active=true
 /// ]
 /// ```
-
-import CRUDKitCore
 public indirect enum FormValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral

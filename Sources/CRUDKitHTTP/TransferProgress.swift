@@ -1,6 +1,4 @@
 /// How far an upload or a download has come.
-
-import CRUDKitCore
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// Bytes sent or received so far (for a resumed download, the bytes already on disk included).
     public var completedBytes: Int64

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitFuture
 
 @Suite struct FutureTests {
     @Test func readyMadeFuturesHoldTheirOutcome() async throws {

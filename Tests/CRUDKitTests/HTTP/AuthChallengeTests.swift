@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitHTTP
 
 /// Runs `body`, failing with ``ChallengeWatchdogExpired`` when it has not returned within `seconds` (its task is
 /// cancelled then), so a request that waits forever fails the test instead of hanging the suite.

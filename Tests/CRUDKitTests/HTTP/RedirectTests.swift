@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitHTTP
 
 extension NetworkTests {
     @Suite struct RedirectTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitJSON
 
 @Suite struct JSONCodingTests {
     struct Person: Codable, Equatable {

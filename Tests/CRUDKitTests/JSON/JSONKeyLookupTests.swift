@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitJSON
 
 /// Keyed decoding with snake_case conversion on looks each key up in constant time: the number of key
 /// comparisons grows linearly with the number of members, not with its square (issue 12, item 10).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitJSON
 
 /// Both mapping styles on the same sample documents.
 @Suite struct JSONMappingTests {

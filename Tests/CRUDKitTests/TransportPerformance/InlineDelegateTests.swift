@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitHTTP
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
