@@ -20,9 +20,9 @@ import Foundation
 /// ```
 ///
 /// It is the one query type of CRUDKit: model operations (`Person.list(["age_gte": 30])`), `api.get` and the other
-/// calls, ``Request``, `download` and ``API`` defaults all take it. A dictionary literal is one, values written as
+/// calls, `Request`, `download` and `API` defaults all take it. A dictionary literal is one, values written as
 /// text, numbers, interpolations (`"\(page)"`), lists or nested fields. The calls that took `[String: String]`
-/// (`api.get`, `api.post`…, ``Request``, `download`, `configure`) take any ``FormParametersConvertible``, so a
+/// (`api.get`, `api.post`…, `Request`, `download`, `configure`) take any ``FormParametersConvertible``, so a
 /// `[String: String]` (`["q": text]`) still works there; a literal that mixes lists or numbers with text is
 /// written `query: ["q": .string(text), "tags": ["a", "b"]] as FormParameters`.
 public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {

@@ -15,7 +15,7 @@ import Foundation
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
 ///   (``credentialHeaders``) and those the request names in ``HTTPRequest/sensitiveHeaderNames`` (the API's
-///   ``Redaction`` headers and a ``TokenRefresher``'s header).
+///   ``Redaction`` headers and a `TokenRefresher`'s header).
 /// - A 307 or 308 whose request has a body is followed to another origin only when the caller allows it
 ///   (``nextRequest(after:to:resendingBodyAcrossOrigins:)``); by default the redirect response is returned as the
 ///   final response, so a body is never sent to a host it was not addressed to.

@@ -2,12 +2,12 @@ import CRUDKitCore
 import Foundation
 
 /// A transport that can append a response body to a file and keep what arrived when it is cancelled: what lets a
-/// ``RequestHandle`` pause a `GET` in the middle of its body and resume it with `Range` instead of starting over.
+/// `RequestHandle` pause a `GET` in the middle of its body and resume it with `Range` instead of starting over.
 ///
 /// ``URLSessionTransport`` conforms; so does `AsyncHTTPClientTransport` (package `CRUDKitAsyncHTTPClient`). With a
 /// transport that does not, a paused `GET` starts again from its first byte when resumed.
 public protocol ResumableTransport: Transport {
-    /// The largest body, in bytes, a ``RequestHandle`` reads through ``receive(_:into:continuingAt:observer:head:)``
+    /// The largest body, in bytes, a `RequestHandle` reads through ``receive(_:into:continuingAt:observer:head:)``
     /// before failing with ``CRUDError/responseTooLarge(limit:)``: the transport's limit for a body in memory.
     var maximumResponseSize: Int { get }
 

@@ -42,7 +42,7 @@ extension URLSessionTransport {
         /// Where the transport keeps cookies: `nil` (the default) gives each transport made from this
         /// configuration a jar of its own; a ``CookieJar`` is shared by every transport given it.
         ///
-        /// Every ``API`` made without a transport uses ``APIConfiguration/defaultTransport``, so they all share its
+        /// Every `API` made without a transport uses `APIConfiguration.defaultTransport`, so they all share its
         /// jar: a cookie one server sets goes to every API's requests to that host (or, with a `Domain`, that
         /// domain). To keep an API's cookies to itself, give it a transport of its own:
         /// `APIConfiguration(baseURL: url, transport: URLSessionTransport())`.

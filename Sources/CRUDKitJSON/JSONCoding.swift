@@ -69,7 +69,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// Which implementation to use (default ``Engine/native``).
     public var engine: Engine
     /// What a `nil` optional property becomes when encoding (default ``NilEncoding/omit``). CRUDKit sets it to
-    /// ``NilEncoding/null`` for the body of a `PUT` (see ``APIConventions/putNilEncoding``). With
+    /// ``NilEncoding/null`` for the body of a `PUT` (see `APIConventions.putNilEncoding`). With
     /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
     public var nilEncoding: NilEncoding
 

@@ -7,8 +7,8 @@ extension CRUDError {
     ///
     /// When the redirect only adds or removes the trailing slash (Django's `APPEND_SLASH` answers
     /// `POST /people` with `301 Location: /people/`), the advice names the setting that fixes it:
-    /// ``APIConfiguration/trailingSlash`` (or the ``APIConventions/djangoREST`` preset, or a model's
-    /// ``CRUDResource/trailingSlash``).
+    /// `APIConfiguration.trailingSlash` (or the `APIConventions.djangoREST` preset, or a model's
+    /// `CRUDResource.trailingSlash`).
     ///
     /// ```swift
     /// } catch let error as CRUDError {

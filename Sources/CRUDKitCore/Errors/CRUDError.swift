@@ -47,8 +47,8 @@ public enum CRUDError: Error, Sendable {
         case idle(TimeInterval)
         /// The whole exchange took longer than this many seconds.
         case deadline(TimeInterval)
-        /// A ``TokenRefresher`` refresh the request waited for ran longer than its limit of this many seconds
-        /// (``TokenRefresher/refreshTimeout``) and was abandoned.
+        /// A `TokenRefresher` refresh the request waited for ran longer than its limit of this many seconds
+        /// (`TokenRefresher.refreshTimeout`) and was abandoned.
         case tokenRefresh(TimeInterval)
     }
 

@@ -23,8 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// ``CRUDError/Timeout/deadline(_:)``; `nil` uses the transport's.
     public var deadline: TimeInterval?
     /// The lower-cased names of the headers of this request that carry a credential, besides the standard ones
-    /// (``RedirectPolicy/credentialHeaders``): a redirect to another origin drops them. The API fills it from its
-    /// ``Redaction`` list, and a ``TokenRefresher`` adds its header; add your own when you set a secret header.
+    /// (`RedirectPolicy.credentialHeaders`): a redirect to another origin drops them. The API fills it from its
+    /// ``Redaction`` list, and a `TokenRefresher` adds its header; add your own when you set a secret header.
     public var sensitiveHeaderNames: Set<String> = []
 
     /// Creates a request.
