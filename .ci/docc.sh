@@ -4,6 +4,11 @@
 #
 #   .ci/docc.sh    builds the CRUDKit target, extracts its public symbol graph, runs `docc convert`.
 #
+# CRUDKit re-exports its lower modules (CRUDKitCore, CRUDKitFuture, CRUDKitJSON, CRUDKitHTTP; README,
+# "Architecture"), so the graph is extracted with those modules' symbols included: one catalog documents everything
+# a user sees after `import CRUDKit`, and a link from a lower module to a type below it resolves. A lower module
+# never links a type above it (.ci/layers.sh checks that).
+#
 # DOCC_OUTPUT (default: a temporary directory) keeps the rendered archive. Needs `docc` on PATH (it ships
 # in the Swift toolchain, e.g. /opt/swift/usr/bin/docc).
 set -euo pipefail
@@ -20,7 +25,8 @@ bin="$(swift build --show-bin-path)"
 triple="$(swift -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)"
 
 swift symbolgraph-extract -module-name CRUDKit -target "$triple" \
-    -I "$bin/Modules" -I "$bin" -output-dir "$symbols" -minimum-access-level public
+    -I "$bin/Modules" -I "$bin" -output-dir "$symbols" -minimum-access-level public \
+    -experimental-allowed-reexported-modules=CRUDKitCore,CRUDKitFuture,CRUDKitJSON,CRUDKitHTTP
 
 docc convert Sources/CRUDKit/CRUDKit.docc --additional-symbol-graph-dir "$symbols" \
     --output-path "$output" --analyze --warnings-as-errors 2>&1 | tee "$work/docc.log"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a custom action (``CRUDResource/action(_:_:query:body:as:)-1r0il``)
+/// What a custom action (``CRUDResource``'s `action(_:_:query:body:as:)`)
 /// can answer: a model, an array of models, ``JSON``, ``Okay``, raw `Data` or the whole ``HTTPResponse``.
 public protocol ActionResult: Sendable {
     /// Reads the answer of a successful action.
