@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz CRUDKit's JSON parser and writer with libFuzzer for a bounded time (FUZZ_SECONDS, default 60).
-# Builds Fuzz/JSON/FuzzJSON.swift with the JSON sources alone (the JSON layer needs only Foundation) under
-# AddressSanitizer, starts from the seed corpus in Fuzz/JSON/corpus, and fails on any crash, leak or timeout.
+# Builds Fuzz/JSON/FuzzJSON.swift linked with the CRUDKitJSON module alone (the JSON layer needs only Foundation;
+# built from Sources/CRUDKitJSON by .ci/fuzz-modules.sh) under AddressSanitizer, starts from the seed corpus in
+# Fuzz/JSON/corpus, and fails on any crash, leak or timeout.
 # New corpus entries and crash artifacts go to Fuzz/.work (git-ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,13 +11,11 @@ seconds="${FUZZ_SECONDS:-60}"
 work="Fuzz/.work/json"
 mkdir -p "$work/corpus" "$work/artifacts"
 
+source .ci/fuzz-modules.sh
+fuzz_module CRUDKitJSON
 echo "building the JSON fuzzer"
-swiftc -sanitize=fuzzer,address -parse-as-library -O \
-    -swift-version 6 \
-    -enable-upcoming-feature ExistentialAny \
-    -enable-upcoming-feature MemberImportVisibility \
-    -module-name JSONFuzz \
-    Sources/CRUDKit/JSON/*.swift Fuzz/JSON/FuzzJSON.swift \
+mapfile -t link_flags < <(fuzz_link_flags CRUDKitJSON)
+swiftc "${fuzz_swift_flags[@]}" -module-name JSONFuzz "${link_flags[@]}" Fuzz/JSON/FuzzJSON.swift \
     -o "$work/fuzz-json" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 
 echo "fuzzing for ${seconds} s"

@@ -4,9 +4,10 @@
 #   .ci/fuzz.sh                  # every target, FUZZ_SECONDS (default 60) each
 #   FUZZ_SECONDS=10 .ci/fuzz.sh encoding
 #
-# Targets: Fuzz/<Name>/Fuzz<Name>.swift compiled with the library sources it needs (the encodings and the
-# response handling compile without the rest of CRUDKit), and the JSON fuzzer through .ci/fuzz-json.sh when that
-# script exists. Each run starts from the seed corpus kept in the repo (Fuzz/<Name>/corpus, never written to) and a
+# Targets: Fuzz/<Name>/Fuzz<Name>.swift linked with the CRUDKit modules it needs (built from their folders by
+# .ci/fuzz-modules.sh: the encodings need CRUDKitCore and CRUDKitHTTP; the response handling goes through the whole
+# client), and the JSON fuzzer (CRUDKitJSON alone) through .ci/fuzz-json.sh. Each run starts from the seed corpus
+# kept in the repo (Fuzz/<Name>/corpus, never written to) and a
 # scratch corpus under .build-fuzz/<name>/ (git-ignored), where crash, leak, timeout and OOM artifacts also go.
 # Fails when any target crashes, leaks, times out on one input (10 s), exceeds 2 GB or does not build. Prints one
 # summary line per target: `FUZZ <name>: status=ok runs=… cov=… ft=… corpus=… seconds=…`.
@@ -16,13 +17,11 @@ export SWIFT_BACKTRACE=enable=no # the Swift backtracer and libFuzzer's own cras
 
 seconds="${FUZZ_SECONDS:-60}"
 root=".build-fuzz"
-http=Sources/CRUDKit/HTTP
 
-# The library sources each target is compiled with: the whole library for both (the encodings reach the request,
-# response and redaction types, which reach the rest; a hand-kept file list broke whenever a file was added).
-mapfile -t sources_encoding < <(find Sources/CRUDKit -name '*.swift' | LC_ALL=C sort)
-# Response handling goes through the whole client, so it takes the whole library.
-mapfile -t sources_response < <(find Sources/CRUDKit -name '*.swift' | LC_ALL=C sort)
+# The modules each target links, lowest first (each module is built once, then linked by every target that needs it).
+modules_encoding=(CRUDKitCore CRUDKitHTTP)
+modules_response=(CRUDKitCore CRUDKitFuture CRUDKitJSON CRUDKitHTTP CRUDKit)
+source .ci/fuzz-modules.sh
 
 # Leak checking. libFuzzer checks after every input whose mallocs and frees do not balance; the response target runs
 # an async API (tasks, caches in Foundation), so nearly every input would trigger a full LeakSanitizer scan and the
@@ -72,17 +71,25 @@ for target in "${targets[@]}"; do
     dir="Fuzz/$name"
     work="$root/$target"
     mkdir -p "$work/corpus" "$work/artifacts"
-    sources_var="sources_${target}[@]"
+    modules_var="modules_${target}[@]"
     leaks_var="per_input_leaks_${target}"
     per_input_leaks="${!leaks_var:-1}"
-    if [ ! -f "$dir/Fuzz$name.swift" ] || ! declare -p "sources_${target}" > /dev/null 2>&1; then
+    if [ ! -f "$dir/Fuzz$name.swift" ] || ! declare -p "modules_${target}" > /dev/null 2>&1; then
         echo "fuzz.sh: unknown target $target" >&2
         exit 2
     fi
     echo "=== building the $target fuzzer"
-    if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name CRUDKitFuzz \
-        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
-        -module-name "${name}Fuzz" "${!sources_var}" "$dir"/*.swift -o "$work/fuzz-$target" \
+    built_modules=ok
+    previous=()
+    for module in "${!modules_var}"; do
+        fuzz_module "$module" || built_modules=failed
+        previous+=("$module")
+    done
+    linked=()
+    for ((i = ${#previous[@]} - 1; i >= 0; i--)); do linked+=("${previous[$i]}"); done
+    mapfile -t link_flags < <(fuzz_link_flags "${linked[@]}")
+    if [ "$built_modules" != ok ] || ! swiftc "${fuzz_swift_flags[@]}" -module-name "${name}Fuzz" \
+        "${link_flags[@]}" "$dir"/*.swift -o "$work/fuzz-$target" \
         2> >(grep -v "Cannot export local symbol" >&2); then
         summaries+=("FUZZ $target: status=FAILED (build)")
         failed=1

@@ -1,4 +1,4 @@
-// libFuzzer target for CRUDKit's request encodings, compiled together with the HTTP encoding sources (see
+// libFuzzer target for CRUDKit's request encodings, linked with the CRUDKitCore and CRUDKitHTTP modules (see
 // .ci/fuzz.sh). It turns arbitrary bytes into form fields (text, lists, nested fields), multipart text fields and
 // header fields, and checks the properties the encodings promise:
 //
@@ -16,6 +16,9 @@
 // not library code).
 
 import Foundation
+
+@testable import CRUDKitCore
+@testable import CRUDKitHTTP
 
 /// libFuzzer's entry point: checks every property on the input `start[0..<count]`; returns 0.
 @_cdecl("LLVMFuzzerTestOneInput")

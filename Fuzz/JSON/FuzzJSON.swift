@@ -1,8 +1,9 @@
 // libFuzzer entry point for CRUDKit's JSON parser and writer (built by .ci/fuzz-json.sh with
-// `swiftc -sanitize=fuzzer,address` together with Sources/CRUDKit/JSON/*.swift).
+// `swiftc -sanitize=fuzzer,address`, linked with the CRUDKitJSON module alone).
 //
 // Any input may be rejected with a JSONError; what must never happen is a crash, a hang, a leak, or a value
 // that does not survive writing and parsing again.
+import CRUDKitJSON
 import Foundation
 
 private struct Sample: Decodable {

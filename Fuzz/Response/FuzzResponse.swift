@@ -1,4 +1,4 @@
-// libFuzzer target for CRUDKit's response handling, compiled together with every library source (see .ci/fuzz.sh).
+// libFuzzer target for CRUDKit's response handling, linked with every CRUDKit module (see .ci/fuzz.sh).
 //
 // The input is read as an HTTP/1.1 response: a status line, header lines up to an empty line, then the body. The
 // parsed response is handed, through an in-process transport, to one `API` configured as an app would be (a JSON
@@ -15,6 +15,8 @@
 
 import Dispatch
 import Foundation
+
+@testable import CRUDKit
 
 /// libFuzzer's entry point: checks every property on the input `start[0..<count]`; returns 0.
 @_cdecl("LLVMFuzzerTestOneInput")
