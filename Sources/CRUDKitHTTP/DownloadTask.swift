@@ -191,7 +191,8 @@ public final class DownloadTask: Sendable {
                 // A 2xx with an empty body (204, or 200 with nothing) may leave no file behind.
                 _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
             }
-            length = (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?
+            length =
+                (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?
                 .int64Value ?? 0
             try FileManager.default.moveItem(at: partial, to: destination)
         } catch {
