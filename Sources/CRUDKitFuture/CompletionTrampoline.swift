@@ -23,11 +23,11 @@ import Glibc
 /// }
 /// ```
 @usableFromInline
-final class CompletionTrampoline {
+package final class CompletionTrampoline {
     /// How many completions may run one inside the other on a thread before the next one waits. Each level
     /// costs a few frames plus what the observer itself uses; 16 levels keep that far below a 512 KB stack and
     /// cover every chain of up to 15 derived futures without queueing.
-    static let maximumInlineDepth = 16
+    package static let maximumInlineDepth = 16
 
     /// Work waiting for the outermost completion to finish.
     private var queue: [() -> Void] = []
@@ -73,7 +73,7 @@ final class CompletionTrampoline {
     }
 
     /// How many completions the calling thread is running, one inside the other (0 outside any).
-    static var currentDepth: Int { current.depth }
+    package static var currentDepth: Int { current.depth }
 
     /// This thread's trampoline, made on first use and released when the thread ends.
     private static var current: CompletionTrampoline {

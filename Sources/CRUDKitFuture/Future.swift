@@ -31,7 +31,7 @@ public final class Future<Value: Sendable>: Sendable {
     @usableFromInline let callbackQueue: DispatchQueue?
 
     /// Everything that changes, behind the future's one lock.
-    @usableFromInline let state: Locked<State>
+    @usableFromInline package let state: Locked<State>
 
     /// Creates a pending future; only a ``Promise`` or a combinator completes it.
     @inlinable
@@ -181,15 +181,15 @@ public final class Future<Value: Sendable>: Sendable {
 
     /// The mutable part of a future, guarded by `state`'s lock.
     @usableFromInline
-    struct State {
+    package struct State {
         /// The outcome, once completed.
         @usableFromInline var result: Outcome?
         /// Callbacks waiting for the outcome, in registration order.
-        @usableFromInline var observers: SmallList<Observer> = .none
+        @usableFromInline package var observers: SmallList<Observer> = .none
         /// Run by ``Future/cancel()`` while the future is pending; dropped on any other completion.
-        @usableFromInline var cancelHandlers: SmallList<@Sendable () -> Void> = .none
+        @usableFromInline package var cancelHandlers: SmallList<@Sendable () -> Void> = .none
         /// How many observers and derived futures have registered; see ``Future/withdrawInterest()``.
-        @usableFromInline var interest = 0
+        @usableFromInline package var interest = 0
         /// Whether a completing thread is still handing the outcome to observers.
         @usableFromInline var isDelivering = false
         /// Whether the completion came from ``Future/cancel()``.
@@ -200,7 +200,7 @@ public final class Future<Value: Sendable>: Sendable {
 
     /// One registered callback and where it runs (`nil`: inline, on the completing thread).
     @usableFromInline
-    struct Observer: Sendable {
+    package struct Observer: Sendable {
         @usableFromInline let queue: DispatchQueue?
         @usableFromInline let callback: @Sendable (Outcome) -> Void
 

@@ -1,13 +1,13 @@
 /// A list that stores zero or one element without allocating: most futures have at most one observer.
 @usableFromInline
-enum SmallList<Element> {
+package enum SmallList<Element> {
     case none
     case one(Element)
     case many([Element])
 
     /// Whether the list holds nothing.
     @inlinable
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         if case .none = self { return true }
         return false
     }

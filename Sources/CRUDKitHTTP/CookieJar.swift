@@ -176,7 +176,7 @@ public struct CookieJar: Sendable, Hashable {
 
     /// Whether a request to `path` carries a cookie whose `Path` is `cookiePath` (RFC 6265 §5.1.4): the same path,
     /// or one below it.
-    static func pathMatches(_ path: String, _ cookiePath: String) -> Bool {
+    package static func pathMatches(_ path: String, _ cookiePath: String) -> Bool {
         let cookiePath = cookiePath.isEmpty ? "/" : cookiePath
         guard path.hasPrefix(cookiePath) else { return false }
         return path.count == cookiePath.count || cookiePath.hasSuffix("/")

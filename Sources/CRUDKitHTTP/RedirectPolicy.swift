@@ -80,7 +80,7 @@ public enum RedirectPolicy {
     }
 
     /// Resolves `location` against `base`; `nil` unless the result is an absolute http(s) URL with a host.
-    static func resolve(_ location: String, against base: URL) -> URL? {
+    package static func resolve(_ location: String, against base: URL) -> URL? {
         let parsed =
             URL(string: location, relativeTo: base)
             ?? location.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"]))

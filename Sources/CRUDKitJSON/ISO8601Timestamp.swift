@@ -6,9 +6,9 @@ import Foundation
 /// Reading accepts `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250Z` (any number of fraction digits) and
 /// offsets such as `+02:00`, `-0530` or `+02`. Writing always uses UTC: milliseconds are written when the date
 /// has a fractional second (`2024-05-01T12:30:00.250Z`) and left out otherwise (`2024-05-01T12:30:00Z`).
-enum ISO8601Timestamp {
+package enum ISO8601Timestamp {
     /// The date a timestamp names, or `nil` when the text is not an ISO-8601 internet timestamp.
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse($0) }
     }
@@ -79,7 +79,7 @@ enum ISO8601Timestamp {
     }
 
     /// The timestamp for a date, in UTC, with milliseconds only when the date has a fractional second.
-    static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
         var whole = interval.rounded(.down)
         var milliseconds = Int(((interval - whole) * 1000).rounded())

@@ -81,7 +81,7 @@ extension JSON.Number {
 
 /// The value of a JSON number text in canonical form — sign, significant digits without leading or trailing zeros,
 /// and the power of ten of the last digit — so that `1.50`, `1.5` and `15e-1` compare equal.
-struct JSONDecimalDigits: Hashable {
+package struct JSONDecimalDigits: Hashable {
     /// Whether the number is below zero (never for zero).
     private(set) var negative = false
     /// Significant ASCII digits, no leading or trailing zeros; empty for zero.
@@ -90,7 +90,7 @@ struct JSONDecimalDigits: Hashable {
     private(set) var exponent = 0
 
     /// Reads a number in JSON grammar (also accepts `Double.description`'s `1e+20`).
-    init(_ text: some Collection<UInt8>) {
+    package init(_ text: some Collection<UInt8>) {
         var index = text.startIndex
         if index < text.endIndex, text[index] == UInt8(ascii: "-") {
             negative = true

@@ -82,7 +82,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A write error, which has no position.
-    static func writing(_ reason: Reason) -> JSONError {
+    package static func writing(_ reason: Reason) -> JSONError {
         JSONError(reason, offset: -1, line: 0, column: 0)
     }
 

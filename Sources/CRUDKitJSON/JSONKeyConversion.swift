@@ -3,10 +3,10 @@ import Foundation
 /// snake_case ↔ camelCase key conversion, with the same results as `JSONDecoder.KeyDecodingStrategy
 /// .convertFromSnakeCase` and `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase`, so both decoding engines
 /// agree.
-enum JSONKeyConversion {
+package enum JSONKeyConversion {
     /// `first_name` → `firstName`; `_id` and `name_` keep their outer underscores; a key without underscores is
     /// left as it is.
-    static func camelCase(fromSnakeCase key: String) -> String {
+    package static func camelCase(fromSnakeCase key: String) -> String {
         guard key.utf8.contains(UInt8(ascii: "_")),
             let first = key.firstIndex(where: { $0 != "_" })
         else { return key }
@@ -22,7 +22,7 @@ enum JSONKeyConversion {
 
     /// `firstName` → `first_name`, `myURLValue` → `my_url_value`: a word starts at each capital, and a run of
     /// capitals is one word (its last capital starting the next word when a lowercase letter follows).
-    static func snakeCase(fromCamelCase key: String) -> String {
+    package static func snakeCase(fromCamelCase key: String) -> String {
         var hasUppercase = false
         for byte in key.utf8 where byte >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) {
             hasUppercase = true

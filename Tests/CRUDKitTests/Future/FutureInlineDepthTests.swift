@@ -1,7 +1,6 @@
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitFuture
 
 /// Completions run at once, nested, up to `CompletionTrampoline.maximumInlineDepth` levels; deeper ones wait for
 /// the outermost one and start again at depth 1, so the stack stays bounded whatever the chain's length.

@@ -2,7 +2,6 @@ import Dispatch
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitFuture
 
 /// An error the tests fail futures with.
 struct TestError: Error, Equatable {

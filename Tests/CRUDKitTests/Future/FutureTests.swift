@@ -2,7 +2,6 @@ import Dispatch
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitFuture
 
 @Suite struct FutureTests {
     @Test func readyMadeFuturesHoldTheirOutcome() async throws {

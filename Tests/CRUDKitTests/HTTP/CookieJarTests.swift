@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitHTTP
 
 extension NetworkTests {
     /// The transport's own cookie jar: what `Set-Cookie` stores, what goes back in `Cookie`, and what does not.

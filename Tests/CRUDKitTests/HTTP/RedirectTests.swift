@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitHTTP
 
 extension NetworkTests {
     @Suite struct RedirectTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitJSON
 
 /// How `JSON.Number` chooses the case that keeps a number exactly, and how the cases compare.
 @Suite struct ExactNumberValueTests {

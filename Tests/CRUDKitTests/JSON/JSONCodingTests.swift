@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitJSON
 
 @Suite struct JSONCodingTests {
     struct Person: Codable, Equatable {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitJSON
 
 /// Our key conversion gives the same keys as Foundation's strategies, so both engines agree.
 @Suite struct JSONKeyConversionTests {

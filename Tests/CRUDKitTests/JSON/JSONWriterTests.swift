@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitJSON
 
 @Suite struct JSONWriterTests {
     let person: JSON = ["name": "Ada", "id": 9_007_199_254_740_993, "tags": ["a", 1.5], "empty": [:], "none": []]
