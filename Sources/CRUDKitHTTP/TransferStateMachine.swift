@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 #if canImport(FoundationNetworking)
