@@ -1,5 +1,3 @@
-import CRUDKitCore
-import CRUDKitHTTP
 import Foundation
 
 /// What a ``RequestHandle`` steers: whether its request may go on the wire, the read attempt it cancels to pause,
