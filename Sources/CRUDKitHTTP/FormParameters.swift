@@ -140,7 +140,7 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     }
 
     /// Percent-encodes every byte of `text` outside `A–Z a–z 0–9 - . _ ~`.
-    public static func percentEncode(_ text: String) -> String {
+    package static func percentEncode(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)

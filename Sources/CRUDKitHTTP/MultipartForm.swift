@@ -106,7 +106,7 @@ public struct MultipartForm: Sendable, Hashable {
     }
 
     /// Whether any part is a file on disk.
-    public var hasFileParts: Bool {
+    package var hasFileParts: Bool {
         parts.contains { if case .file = $0.content { true } else { false } }
     }
 

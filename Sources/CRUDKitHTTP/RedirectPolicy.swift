@@ -4,7 +4,7 @@ import Foundation
 /// How CRUDKit's transports follow redirects. ``URLSessionTransport`` switches URLSession's own handling off (on
 /// Linux it resolves some relative locations wrongly and re-sends 307/308 without their body) and follows
 /// redirects with this policy; a transport of your own (or the AsyncHTTPClient adapter) calls
-/// ``nextRequest(after:to:)`` after each response to behave the same.
+/// ``nextRequest(after:to:resendingBodyAcrossOrigins:)`` after each response to behave the same.
 ///
 /// - 301 and 302 are followed for `GET` and `HEAD` only. For any other method the redirect response is returned
 ///   as it is, so a write is never silently turned into a body-less `GET` (browsers do that; an API client
@@ -33,21 +33,11 @@ public enum RedirectPolicy {
     /// - Parameters:
     ///   - response: The response that answered `request`.
     ///   - request: The request as it was sent.
-    /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
-    public static func nextRequest(after response: HTTPResponse, to request: HTTPRequest) -> HTTPRequest? {
-        nextRequest(after: response, to: request, resendingBodyAcrossOrigins: false)
-    }
-
-    /// The request to send after `response` answered `request`, or `nil` when the response is final.
-    ///
-    /// - Parameters:
-    ///   - response: The response that answered `request`.
-    ///   - request: The request as it was sent.
     ///   - resendingBodyAcrossOrigins: Whether a 307 or 308 may send the request's body to another origin; when
-    ///     `false` such a redirect ends the chain with its response.
+    ///     `false` (the default) such a redirect ends the chain with its response.
     /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
     public static func nextRequest(
-        after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool
+        after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool = false
     ) -> HTTPRequest? {
         switch response.status {
         case 301, 302, 303, 307, 308: break

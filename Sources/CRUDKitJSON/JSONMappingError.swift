@@ -4,7 +4,7 @@ import Foundation
 /// and what was found.
 ///
 /// Thrown by ``JSONConvertible`` helpers such as ``JSON/required(_:as:)`` and by ``JSON/unwrap(_:)``; a
-/// Foundation `DecodingError` converts to the same triple with ``init(_:in:)``.
+/// Foundation `DecodingError` converts to the same triple with `init(_:in:)`.
 ///
 /// ```swift
 /// // expected Int at `results[3].age` but found a string "forty"
@@ -75,7 +75,7 @@ extension JSONMappingError {
     /// - Parameters:
     ///   - error: The error a `Decoder` threw.
     ///   - document: The parsed document that was being decoded, if available.
-    public init(_ error: DecodingError, in document: JSON? = nil) {
+    package init(_ error: DecodingError, in document: JSON? = nil) {
         let context: DecodingError.Context
         var expected: String
         var found: String?

@@ -39,13 +39,13 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
 
     /// The collection endpoint of `operation` (`people`, or `people/12/posts` under a parent).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the URL cannot be built.
-    public func collectionEndpoint(for operation: CRUDOperation) throws -> Endpoint {
+    package func collectionEndpoint(for operation: CRUDOperation) throws -> Endpoint {
         try endpoint(parentSegments + Self.segments(of: Model.path(for: operation)))
     }
 
     /// The member endpoint of `operation` for `id` (`people/12`); the id is always exactly one segment.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for an empty id or a URL that cannot be built.
-    public func memberEndpoint(for operation: CRUDOperation, id: Model.ID) throws -> Endpoint {
+    package func memberEndpoint(for operation: CRUDOperation, id: Model.ID) throws -> Endpoint {
         try memberEndpoint(for: operation, segment: Model.segment(for: id, operation: operation))
     }
 

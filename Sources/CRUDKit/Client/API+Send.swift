@@ -2,7 +2,7 @@ import Foundation
 
 extension API {
     /// The most attempts one request makes, whatever interceptors and the retry policy ask for.
-    public static let attemptLimit = 32
+    package static let attemptLimit = 32
 
     // twin: future, noasync: the request; spell the type
     /// Sends a typed request through the whole pipeline and reads its answer.

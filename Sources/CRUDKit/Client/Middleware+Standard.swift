@@ -32,7 +32,7 @@ public struct StandardMiddleware: Middleware {
     public static let idempotencyKeys = StandardMiddleware(.idempotencyKeys)
     /// Sends the request once or more: before each attempt the interceptors' `adapt` (from the request this stage
     /// received), after a failed one the interceptors' `decide` and `retry`, then the retry policy; waits between
-    /// attempts on the API's clock, at most ``API/attemptLimit`` attempts.
+    /// attempts on the API's clock, at most `API.attemptLimit` (32) attempts.
     public static let retry = StandardMiddleware(.retry)
     /// Logs, through ``APIConfiguration/logHandler``, each attempt sent, answered (before validation) and failed.
     public static let logging = StandardMiddleware(.logging)

@@ -62,7 +62,7 @@ public struct MiddlewareContext: Sendable {
     public var retryPolicy: RetryPolicy { call.retryPolicy }
 
     /// When the request started, on the API's clock (``APIClock/now()``).
-    public var startedAt: Duration { call.startedAt }
+    package var startedAt: Duration { call.startedAt }
 
     /// Where the response body goes and who hears of progress.
     package var transfer: API.TransferMode { call.transfer }
@@ -80,7 +80,7 @@ public struct MiddlewareContext: Sendable {
     public var clock: any APIClock { api.configuration.clock }
 
     /// The context an ``Interceptor`` of this attempt is given.
-    public var interceptorContext: InterceptorContext {
+    package var interceptorContext: InterceptorContext {
         InterceptorContext(
             api: api, attempt: attempt, originalRequest: call.originalRequest, previousFailures: previousFailures,
             elapsed: elapsed)

@@ -1,7 +1,7 @@
 /// Percent-encoding of URL path segments.
 ///
 /// Only the unreserved characters of RFC 3986 (`A-Z a-z 0-9 - . _ ~`) are kept; every other byte of the UTF-8
-/// form is written as `%XX` (the rule of ``FormParameters/percentEncode(_:)``), so `/`, `?`, `#`, `%` and spaces
+/// form is written as `%XX` (the rule of `FormParameters.percentEncode(_:)`), so `/`, `?`, `#`, `%` and spaces
 /// never change the structure of a URL.
 package enum PercentEncoding {
     /// Encodes one path segment; the dot segments `.` and `..` are encoded too, so that no URL normalisation

@@ -6,7 +6,7 @@ public struct RandomSource: Sendable {
     public init(_ next: @escaping @Sendable () -> Double) { self.next = next }
 
     /// A number in `0..<1`.
-    public func nextUnit() -> Double { min(max(next(), 0), 0.999_999_999) }
+    package func nextUnit() -> Double { min(max(next(), 0), 0.999_999_999) }
 
     /// The system's random number generator.
     public static let system = RandomSource { Double.random(in: 0..<1) }

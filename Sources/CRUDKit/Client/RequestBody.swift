@@ -85,7 +85,7 @@ public struct RequestBody: Sendable {
     }
 
     /// Whether there is no body.
-    public var isNone: Bool {
+    package var isNone: Bool {
         if case .none = storage { return true }
         return false
     }

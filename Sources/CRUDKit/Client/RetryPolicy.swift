@@ -82,7 +82,7 @@ public struct RetryPolicy: Sendable {
     public static let standard = RetryPolicy()
 
     /// Whether `request` may be sent twice: an idempotent method, or an `Idempotency-Key` header.
-    public static func isRepeatable(_ request: HTTPRequest) -> Bool {
+    package static func isRepeatable(_ request: HTTPRequest) -> Bool {
         request.method.isIdempotent || request.headers.contains("Idempotency-Key")
     }
 

@@ -37,7 +37,7 @@ package struct SentCredentials: Sendable, Hashable, CustomReflectable, CustomStr
     /// The credentials the request sent, longest first: the values of the headers the redaction hides or the
     /// request marks as sensitive (and the credential after an auth scheme, the password of Basic credentials,
     /// each cookie value), the secret of the URL's user info and the values of secret query parameters; only
-    /// those of at least ``Redaction/minimumHiddenValueLength`` characters.
+    /// those of at least `Redaction.minimumHiddenValueLength` (6) characters.
     package var values: [String] {
         var values: Set<String> = []
         for field in headers

@@ -3,12 +3,12 @@ import Foundation
 extension Redaction {
     /// The shortest credential value ``redact(text:hiding:)`` masks wherever it appears; shorter ones would mask
     /// ordinary words and numbers.
-    public static let minimumHiddenValueLength = 6
+    package static let minimumHiddenValueLength = 6
 
     /// `text` with every secret it shows replaced by ``placeholder``: free text, a quoted body, a reason.
     ///
     /// Hidden are
-    /// - each of `values` (at least ``minimumHiddenValueLength`` characters) wherever it appears: the credentials
+    /// - each of `values` (at least `minimumHiddenValueLength` (6) characters) wherever it appears: the credentials
     ///   the request sent, which a server may echo;
     /// - the user info secret of a URL (`https://user:secret@…`, `https://secret@…`);
     /// - the value of a query parameter or form field that ``hidesQueryParameter(_:)`` (`?token=…`,
