@@ -85,6 +85,20 @@ enum AHCBenchmarks {
             ),
         ]
 
+        if let only = ProcessInfo.processInfo.environment["AHC_BENCH_PROFILE"].flatMap(Int.init),
+            clients.indices.contains(only)
+        {
+            // For a profiler: one client, 64 in flight, for a while; prints its rate and nothing else.
+            for _ in 0..<300 { try await clients[only].send() }
+            let rate = try await concurrentRates([clients[only].send], rounds: 3, total: 64_000)
+            print("\(clients[only].name), 64 in flight: \(Int(rate[0].rounded())) req/s")
+            try await ahcTransport.shutdown()
+            try await rawClient.shutdown()
+            session.invalidateAndCancel()
+            server.stop()
+            return
+        }
+
         print("CRUDKit over AsyncHTTPClient\(smoke ? " (smoke run: figures are not meaningful)" : "")")
         print("server: \(server.name), \(server.url.absoluteString); \(connections) connections per host everywhere")
         for client in clients {
