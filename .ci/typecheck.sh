@@ -91,9 +91,10 @@ if [[ $status -eq 0 ]]; then
     cat "$work/toplevel.log"
     echo "✗ TopLevelMisuse/main.swift compiles: top-level 'try await ada.delete()' would only start the delete"
     failed=1
-elif ! grep -q "unavailable from asynchronous contexts.*@main" "$work/toplevel.log"; then
+elif [[ "$(grep -c ": error: .*unavailable from asynchronous contexts.*@main" "$work/toplevel.log")" -ne \
+    "$(grep -c "// misuse$" "$fixtures/TopLevelMisuse/main.swift")" ]]; then
     cat "$work/toplevel.log"
-    echo "✗ TopLevelMisuse/main.swift fails, but not with the error that names @main"
+    echo "✗ TopLevelMisuse/main.swift: not every line marked // misuse fails with the error that names @main"
     failed=1
 else
     echo "✓ TopLevelMisuse/main.swift: $(grep -m1 "error:" "$work/toplevel.log" | sed 's/.*error: //')"

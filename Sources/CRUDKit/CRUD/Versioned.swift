@@ -124,7 +124,7 @@ extension Readable {
 }
 
 extension Versioned where Model: Updatable {
-    // twin: future, via: Model
+    // twin: future, noasync: the update; spell the model type, via: Model
     /// Replaces the value with `PUT` and `If-Match` (see ``ResourceScope/update(_:)-(Versioned<Model>)``).
     /// - Returns: The server's copy with its new tag.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.

@@ -34,6 +34,11 @@ extension Versioned where Model: Updatable {
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
     /// - Returns: A future of the server's copy with its new tag.
+    @available(
+        *, noasync,
+        message:
+            "Future overload: only starts the update. In async code (main.swift too) use @main, or spell the model type"
+    )
     public func update() -> Future<Versioned<Model>> {
         Model.future { try await self.update() }
     }
