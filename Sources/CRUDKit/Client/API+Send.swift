@@ -57,11 +57,18 @@ extension API {
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
     ///   with CR/LF (see ``HTTPRequest/validate()``).
     public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
-        var built = try buildHTTPRequest(request)
-        if configuration.addsIdempotencyKeys, built.method == .post, !built.headers.contains("Idempotency-Key") {
-            built.headers["Idempotency-Key"] = UUID().uuidString
-        }
-        return built
+        let built = try buildHTTPRequest(request)
+        return keyed(built) ?? built
+    }
+
+    /// `request` with a fresh `Idempotency-Key`, when the API adds them (``APIConfiguration/addsIdempotencyKeys``),
+    /// the request is a `POST` and it has none yet; `nil` when nothing is to be added.
+    package func keyed(_ request: HTTPRequest) -> HTTPRequest? {
+        guard configuration.addsIdempotencyKeys, request.method == .post, !request.headers.contains("Idempotency-Key")
+        else { return nil }
+        var keyed = request
+        keyed.headers["Idempotency-Key"] = UUID().uuidString
+        return keyed
     }
 
     /// ``makeHTTPRequest(_:)`` without the `Idempotency-Key`, which the ``StandardMiddleware/idempotencyKeys`` stage

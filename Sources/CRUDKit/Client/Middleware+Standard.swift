@@ -103,11 +103,7 @@ public struct StandardMiddleware: Middleware {
     ) async throws
         -> HTTPResponse
     {
-        guard context.api.configuration.addsIdempotencyKeys, request.method == .post,
-            !request.headers.contains("Idempotency-Key")
-        else { return try await next(request, context) }
-        var keyed = request
-        keyed.headers["Idempotency-Key"] = UUID().uuidString
+        guard let keyed = context.api.keyed(request) else { return try await next(request, context) }
         var context = context
         context.call = context.call.starting(from: keyed)  // what each attempt starts from carries the key
         return try await next(keyed, context)

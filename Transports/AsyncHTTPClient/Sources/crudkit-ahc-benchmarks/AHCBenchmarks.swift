@@ -85,6 +85,14 @@ enum AHCBenchmarks {
             ),
         ]
 
+        /// Ends every client and the server.
+        func shutDown() async throws {
+            try await ahcTransport.shutdown()
+            try await rawClient.shutdown()
+            session.invalidateAndCancel()
+            server.stop()
+        }
+
         if let only = ProcessInfo.processInfo.environment["AHC_BENCH_PROFILE"].flatMap(Int.init),
             clients.indices.contains(only)
         {
@@ -92,10 +100,7 @@ enum AHCBenchmarks {
             for _ in 0..<300 { try await clients[only].send() }
             let rate = try await concurrentRates([clients[only].send], rounds: 3, total: 64_000)
             print("\(clients[only].name), 64 in flight: \(Int(rate[0].rounded())) req/s")
-            try await ahcTransport.shutdown()
-            try await rawClient.shutdown()
-            session.invalidateAndCancel()
-            server.stop()
+            try await shutDown()
             return
         }
 
@@ -120,10 +125,7 @@ enum AHCBenchmarks {
             _ = compare("api.get over URLSessionTransport", rates[3], "raw URLSession", rates[0], target: nil)
         }
 
-        try await ahcTransport.shutdown()
-        try await rawClient.shutdown()
-        session.invalidateAndCancel()
-        server.stop()
+        try await shutDown()
         if smoke {
             print("Smoke run finished: every client ran; targets are judged only in a full run.")
         } else {
