@@ -23,7 +23,11 @@ Every operation is written once, as `async`. A marker line just above its doc co
   (`API`, `ResourceScope`), and `Self` in a protocol's (`CRUDResource.future` pins the API at call time).
 - `none (reason)` opts out, with the reason.
 
-The twin has the same name, parameters and attributes, answers `Future<Value>` instead of `async throws -> Value`,
+The async operation is marked `@_disfavoredOverload` (the script fails without it): in synchronous code the type
+checker then leaves the async forms aside instead of trying each with every other call's overloads, so a mistake in a
+chain of `Future` calls is a quick type error (issue 15 item 17); in async code the async form still wins.
+
+The twin has the same name, parameters and other attributes, answers `Future<Value>` instead of `async throws -> Value`,
 and is `helper.future { try await self.operation(arguments) }`: the `async` operation run in a task, callbacks on the
 API's `callbackQueue`, cancelling the future cancels the task. Its doc says it is the `Future` form of the operation,
 with the operation's summary and parameters.
@@ -49,6 +53,11 @@ OPERATION_TYPES = {"API", "ResourceScope", "CRUDResource", "Creatable", "Readabl
 PROTOCOLS = {"CRUDResource", "Creatable", "Readable", "Updatable", "Deletable", "Enumeratable", "CRUDModel",
              "WritableResource"}
 LINE_LIMIT = 120
+# Every async operation that has a twin carries this attribute (the twin does not). In synchronous code only the
+# Future form fits, and the type checker then skips the async overloads instead of pairing each with every other
+# call's overloads; in async code the async form still wins, since Swift ranks "a synchronous call in async code"
+# above "a disfavoured overload".
+DISFAVORED = "@_disfavoredOverload"
 
 
 class Failure(Exception):
@@ -264,7 +273,13 @@ def twin(typename, options, doc, attributes, declaration, where):
         else:
             out += [f"{indent}    message:", f'{indent}        "{message}"']
         out.append(f"{indent})")
+    if DISFAVORED not in attributes:
+        raise Failure(f"{where}: mark the async operation {DISFAVORED}: with the async and Future forms equally "
+                      "favoured, a mistake inside a chain of Future calls makes the type checker try every "
+                      "combination and give up (issue 15 item 17); in async code the async form still wins")
     for attribute in attributes:
+        if attribute == DISFAVORED:
+            continue
         if attribute.startswith("@available"):
             raise Failure(f"{where}: the async operation has its own @available; write its twin by hand")
         out.append(f"{indent}{attribute}")

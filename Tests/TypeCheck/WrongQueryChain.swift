@@ -1,9 +1,9 @@
 import CRUDKit
 import Foundation
 
-// Deliberately wrong: a number in a `[String: String]`-style query inside a chain of API calls. With queries typed
-// `[String: String]` (before 15.17) the type checker gave up on this chain ("unable to type-check this expression
-// in reasonable time"); `.ci/typecheck.sh` expects a plain type error, quickly.
+// Deliberately wrong: a number in a `[String: String]`-style query, first of five chained api calls. Before every
+// async operation was `@_disfavoredOverload`, the type checker gave up on this chain after 36 s ("unable to
+// type-check this expression in reasonable time"); `.ci/typecheck.sh` expects a plain type error, quickly.
 
 func wrongCensus(_ api: API, page: Int, name: String) -> Future<String> {
     api.get("people", query: ["page": "\(page)", "per_page": 50, "q": name], as: [Person].self)

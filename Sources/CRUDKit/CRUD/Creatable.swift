@@ -17,6 +17,7 @@ extension ResourceScope where Model: Creatable {
     /// - Returns: The server's copy.
     /// - Throws: ``CRUDError`` (see ``CRUDError/fieldErrors`` for a validation failure).
     @discardableResult
+    @_disfavoredOverload
     public func create(_ model: Model) async throws -> Model {
         try await performCreate(model).0
     }
@@ -36,6 +37,7 @@ extension Creatable {
     /// - Returns: The server's copy (with its id); this value is not changed.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func create() async throws -> Self {
         try await Self.scope.performCreate(self).0
     }

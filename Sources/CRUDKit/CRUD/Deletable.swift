@@ -15,6 +15,7 @@ extension ResourceScope where Model: Deletable {
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func delete(id: Model.ID) async throws -> Okay {
         try await performDelete(memberEndpoint(for: .delete, id: id))
     }
@@ -25,6 +26,7 @@ extension ResourceScope where Model: Deletable {
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func delete(_ model: Model) async throws -> Okay {
         try await performDelete(memberEndpoint(for: .delete, of: model))
     }
@@ -42,6 +44,7 @@ extension Deletable {
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public static func delete(id: ID) async throws -> Okay {
         let scope = scope
         return try await scope.performDelete(scope.memberEndpoint(for: .delete, id: id))
@@ -52,6 +55,7 @@ extension Deletable {
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func delete() async throws -> Okay {
         let scope = Self.scope
         return try await scope.performDelete(scope.memberEndpoint(for: .delete, of: self))

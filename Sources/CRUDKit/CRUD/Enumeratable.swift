@@ -21,6 +21,7 @@ extension ResourceScope where Model: Enumeratable {
     /// - Parameter query: Filters and other query parameters (`["age_gte": "30"]`).
     /// - Returns: The items of the first page.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func list(_ query: FormParameters = [:]) async throws -> [Model] {
         try await fetchPage(pagination.firstRequest(query)).items
     }
@@ -30,6 +31,7 @@ extension ResourceScope where Model: Enumeratable {
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The page.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func page(_ query: FormParameters = [:]) async throws -> Page<Model> {
         try await fetchPage(pagination.firstRequest(query))
     }
@@ -46,6 +48,7 @@ extension ResourceScope where Model: Enumeratable {
     /// - Parameter request: The page's request (``Page/next``, or a ``PageRequest`` of your own).
     /// - Returns: The page.
     /// - Throws: ``CRUDError``; ``CRUDError/invalidRequest(reason:)`` when a link leads to another origin.
+    @_disfavoredOverload
     public func fetchPage(_ request: PageRequest) async throws -> Page<Model> {
         let endpoint: Endpoint
         if let url = request.url {
@@ -97,6 +100,7 @@ extension Enumeratable {
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The items of the first page.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public static func list(_ query: FormParameters = [:]) async throws -> [Self] {
         let scope = scope
         return try await scope.fetchPage(scope.pagination.firstRequest(query)).items
@@ -107,6 +111,7 @@ extension Enumeratable {
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The page.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public static func page(_ query: FormParameters = [:]) async throws -> Page<Self> {
         let scope = scope
         return try await scope.fetchPage(scope.pagination.firstRequest(query))

@@ -42,6 +42,7 @@ extension Page where Model: Enumeratable {
     /// Fetches the next page, or answers `nil` on the last page (without a request).
     /// - Returns: The next page, or `nil`.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func nextPage() async throws -> Page<Model>? {
         guard let next else { return nil }
         return try await scope.fetchPage(next)

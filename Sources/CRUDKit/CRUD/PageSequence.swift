@@ -127,6 +127,7 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
     /// Every item of every page, in order.
     /// - Returns: The items.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func collect() async throws -> [Model] {
         var items: [Model] = []
         for try await item in self { items.append(item) }

@@ -17,6 +17,7 @@ extension ResourceScope where Model: Readable {
     ///   - headers: Extra headers for this request.
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError`` (``CRUDError/isNotFound`` for a 404).
+    @_disfavoredOverload
     public func read(id: Model.ID, headers: HTTPHeaders = [:]) async throws -> Model {
         try await performRead(id: id, headers: headers).0
     }
@@ -26,6 +27,7 @@ extension ResourceScope where Model: Readable {
     /// - Parameter model: The value to read again; it needs an id.
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise ``CRUDError``.
+    @_disfavoredOverload
     public func read(_ model: Model) async throws -> Model {
         try await performRead(model).0
     }
@@ -49,6 +51,7 @@ extension Readable {
     /// - Parameter id: The id, sent as one percent-encoded path segment (`"a/b"` stays one segment).
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError`` (``CRUDError/isNotFound`` for a 404).
+    @_disfavoredOverload
     public static func read(id: ID) async throws -> Self {
         try await scope.performRead(id: id).0
     }
@@ -57,6 +60,7 @@ extension Readable {
     /// Reads this value again by its id: a new value; this one is not changed.
     /// - Returns: The server's value.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
+    @_disfavoredOverload
     public func read() async throws -> Self {
         try await Self.scope.performRead(self).0
     }

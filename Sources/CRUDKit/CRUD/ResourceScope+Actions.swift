@@ -23,6 +23,7 @@ extension ResourceScope {
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise
     ///   ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,
@@ -71,6 +72,7 @@ extension CRUDResource {
     /// - Returns: The answer.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public static func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,
@@ -97,6 +99,7 @@ extension CRUDResource {
     /// - Returns: The answer.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func action<Result: ActionResult>(
         _ method: HTTPMethod,
         _ name: String,

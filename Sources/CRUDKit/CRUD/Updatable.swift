@@ -36,6 +36,7 @@ extension ResourceScope where Model: Updatable {
     ///   nothing to send.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func update(_ model: Model, from original: Model? = nil) async throws -> Model {
         guard let original else { return try await performUpdate(model).0 }
         return try await performPatch(model, from: original)?.0 ?? model
@@ -99,6 +100,7 @@ extension Updatable {
     /// - Returns: The server's copy (this value is not changed), or this value when a `PATCH` had nothing to send.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func update(from original: Self? = nil) async throws -> Self {
         guard let original else { return try await Self.scope.performUpdate(self).0 }
         return try await Self.scope.performPatch(self, from: original)?.0 ?? self

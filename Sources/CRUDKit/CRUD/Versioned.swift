@@ -71,6 +71,7 @@ extension ResourceScope where Model: Readable {
     /// - Parameter id: The id.
     /// - Returns: The value and its tag.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func readTagged(id: Model.ID) async throws -> Versioned<Model> {
         Versioned(try await performRead(id: id))
     }
@@ -118,6 +119,7 @@ extension Readable {
     /// - Parameter id: The id.
     /// - Returns: The value and its tag.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public static func readTagged(id: ID) async throws -> Versioned<Self> {
         try await scope.readTagged(id: id)
     }
@@ -128,6 +130,7 @@ extension Versioned where Model: Updatable {
     /// Replaces the value with `PUT` and `If-Match` (see ``ResourceScope/update(_:)-(Versioned<Model>)``).
     /// - Returns: The server's copy with its new tag.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
+    @_disfavoredOverload
     public func update() async throws -> Versioned<Model> {
         try await Model.scope.update(self)
     }
@@ -136,6 +139,7 @@ extension Versioned where Model: Updatable {
     /// Sends only the changes since the value was read, with `PATCH` and `If-Match`.
     /// - Returns: The server's copy with its new tag, or this value when nothing changed.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
+    @_disfavoredOverload
     public func updateChanges() async throws -> Versioned<Model> {
         try await Model.scope.updateChanges(self)
     }
@@ -147,6 +151,7 @@ extension Versioned where Model: Deletable {
     /// - Returns: ``Okay``.
     /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func delete() async throws -> Okay {
         try await Model.scope.delete(self)
     }

@@ -13,6 +13,7 @@ extension API {
     /// - Returns: The response, whose status is a success.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func get(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -39,6 +40,7 @@ extension API {
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
     /// - Throws: ``CRUDError``; ``CRUDError/decoding(_:)`` naming the first missing key when `path` is not there.
+    @_disfavoredOverload
     public func get<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         at path: String? = nil,
@@ -59,6 +61,7 @@ extension API {
     /// - Returns: The response, whose status is a success.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func post(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -78,6 +81,7 @@ extension API {
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func post<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -98,6 +102,7 @@ extension API {
     /// - Returns: The response, whose status is a success.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func put(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -117,6 +122,7 @@ extension API {
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func put<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -137,6 +143,7 @@ extension API {
     /// - Returns: The response, whose status is a success.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func patch(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -156,6 +163,7 @@ extension API {
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func patch<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -175,6 +183,7 @@ extension API {
     /// - Returns: The response, whose status is a success.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func delete(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -192,6 +201,7 @@ extension API {
     ///   - type: The type to decode; usually inferred.
     /// - Returns: The decoded answer.
     /// - Throws: ``CRUDError``.
+    @_disfavoredOverload
     public func delete<Value: Decodable & Sendable>(
         _ endpoint: some EndpointConvertible,
         query: some FormParametersConvertible = FormParameters(),
@@ -213,6 +223,7 @@ extension API {
     /// - Returns: The response, whose body is empty: it went to the file.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func download(
         _ endpoint: some EndpointConvertible,
         to destination: URL,

@@ -19,6 +19,7 @@ extension API {
     /// - Returns: The answer as the request reads it.
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func send<Response>(_ request: Request<Response>) async throws -> Response {
         try await send(request, control: nil)
     }
@@ -44,6 +45,7 @@ extension API {
     /// - Returns: The validated response (a success status unless an interceptor decided otherwise).
     /// - Throws: ``CRUDError``.
     @discardableResult
+    @_disfavoredOverload
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.validate()
         var request = request
