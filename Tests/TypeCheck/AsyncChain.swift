@@ -8,7 +8,8 @@ import Foundation
 
 /// The same five API calls as `census`, awaited.
 func awaitedCensus(_ api: API, page: Int, name: String) async throws -> String {
-    let people = try await api.get("people", query: ["page": "\(page)", "per_page": "50", "q": name], as: [Person].self)
+    let people = try await api.get(
+        "people", query: ["page": "\(page)", "per_page": "50", "q": name], as: [Person].self)
     let adults: [Person] = people.filter { ($0.age ?? 0) >= 18 }
     let posted = try await api.post("census", query: ["count": "\(adults.count)"], body: .json(["n": adults.count]))
     let _: HTTPResponse = posted
