@@ -14,8 +14,10 @@ import Foundation
 /// - 307 and 308 are followed with the same method and the same body.
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
-///   (``credentialHeaders``) and those the request names in ``HTTPRequest/sensitiveHeaderNames`` (the API's
-///   ``Redaction`` headers and a `TokenRefresher`'s header).
+///   (``credentialHeaders``), every header whose name names a secret by `Redaction.defaultSecretNames`
+///   (`X-Tenant-Secret`, `X-Custom-Auth`, `X-Session-Id`), and those the request names in
+///   ``HTTPRequest/sensitiveHeaderNames`` (the headers the API's ``Redaction`` hides and a `TokenRefresher`'s
+///   header).
 /// - A 307 or 308 whose request has a body is followed to another origin only when the caller allows it
 ///   (``nextRequest(after:to:resendingBodyAcrossOrigins:)``); by default the redirect response is returned as the
 ///   final response, so a body is never sent to a host it was not addressed to.
@@ -65,6 +67,10 @@ public enum RedirectPolicy {
             if !resendingBodyAcrossOrigins, !next.body.isEmpty { return nil }
             for name in credentialHeaders { next.headers[name] = nil }
             for name in request.sensitiveHeaderNames { next.headers[name] = nil }
+            // A header named like a secret (`X-Tenant-Secret`, `X-Session-Id`) is one whatever prepared the request.
+            for field in request.headers where Redaction.standard.namesSecret(field.name) {
+                next.headers[field.name] = nil
+            }
         }
         return next
     }

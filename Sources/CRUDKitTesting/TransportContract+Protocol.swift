@@ -60,8 +60,9 @@ extension TransportContract {
         }
     }
 
-    /// A redirect to another origin drops every credential header and never resends a body there; one to the
-    /// same origin keeps them.
+    /// A redirect to another origin drops every credential header (the standard ones, those the request marks
+    /// sensitive, and those named like a secret, `X-Tenant-Auth`) and never resends a body there; one to the same
+    /// origin keeps them.
     var credentialsAcrossOrigins: Check {
         Check(name: "redirects: no credentials or body to another origin") {
             let other = LoopbackServer(synchronousHandler: { Self.echo($0) })
@@ -79,7 +80,7 @@ extension TransportContract {
             } body: { server, transport in
                 let secrets: HTTPHeaders = [
                     "Authorization": "Bearer s3cret", "Cookie": "session=s3cret", "Proxy-Authorization": "Basic s3cret",
-                    "X-API-Key": "s3cret",
+                    "X-API-Key": "s3cret", "X-Tenant-Auth": "s3cret", "X-Session-Id": "s3cret",
                 ]
                 var away = HTTPRequest(url: server.baseURL.appendingPathComponent("away"), headers: secrets)
                 away.sensitiveHeaderNames.insert("X-Custom-Secret")

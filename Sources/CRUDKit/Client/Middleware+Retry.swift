@@ -62,7 +62,14 @@ extension StandardMiddleware {
                 try adapted.validateHeaders()
             }
         }
-        adapted.sensitiveHeaderNames.formUnion(api.configuration.redaction.headerNames)
+        let redaction = api.configuration.redaction
+        adapted.sensitiveHeaderNames.formUnion(redaction.headerNames)
+        // Headers named by the API's own secret words; the default words are checked by `RedirectPolicy` itself.
+        if redaction.addsSecretNames {
+            for field in adapted.headers where redaction.namesSecret(field.name) {
+                adapted.sensitiveHeaderNames.insert(field.name.lowercased())
+            }
+        }
         return adapted
     }
 

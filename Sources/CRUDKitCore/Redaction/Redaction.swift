@@ -34,6 +34,8 @@ public struct Redaction: Sendable, Hashable {
     /// The words that mark a header, query parameter, form field or JSON key as secret (see
     /// ``defaultSecretNames``), lower-cased with `-` and `_` removed.
     public let secretNames: Set<String>
+    /// Whether ``secretNames`` has words beyond ``defaultSecretNames`` (the ones a redirect cannot know of).
+    package let addsSecretNames: Bool
 
     /// Hides the standard headers, names that name a secret, and the given secrets.
     /// - Parameters:
@@ -50,6 +52,7 @@ public struct Redaction: Sendable, Hashable {
             })
         queryParameterNames = Set(queryParameters.map { $0.lowercased() })
         self.secretNames = Set(secretNames.map(Self.normalized).filter { !$0.isEmpty })
+        addsSecretNames = !self.secretNames.isSubset(of: Self.defaultSecretNames)
     }
 
     /// The standard headers and ``defaultSecretNames``.

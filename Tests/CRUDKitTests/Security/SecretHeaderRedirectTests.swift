@@ -69,6 +69,52 @@ extension NetworkTests {
             }
         }
 
+        /// A header the API's `Redaction` hides by its name alone (`X-Tenant-Secret`, `X-Custom-Auth`,
+        /// `X-Session-Id`; with the API's own secret words, `X-Card-Pin`) is hidden in logs and also stays with its
+        /// origin, as README says of every header the redaction hides. Before, only listed names were dropped.
+        @Test(arguments: [false, true])
+        func headersWhoseNameNamesASecretStayWithTheirOrigin(customWords: Bool) async throws {
+            let first = try Self.makeServer()
+            defer { first.stop() }
+            let second = try Self.makeServer()
+            defer { second.stop() }
+            let redaction =
+                customWords ? Redaction(secretNames: Redaction.defaultSecretNames.union(["pin"])) : .standard
+            let api = API(configuration: APIConfiguration(baseURL: nil, redaction: redaction))
+            var headers: HTTPHeaders = [
+                "X-Tenant-Secret": "tenant-s3cret", "X-Custom-Auth": "auth-s3cret", "X-Session-Id": "session-s3cret",
+                "X-Trace": "kept", "X-Request-Id": "kept-too",
+            ]
+            if customWords { headers["X-Card-Pin"] = "pin-s3cret" }
+            let request = HTTPRequest(
+                url: try Self.hop(first, to: "http://127.0.0.1:\(second.port)/landing", status: 302), headers: headers)
+
+            _ = try await api.send(request)
+
+            #expect(first.requests.first?.headers["X-Tenant-Secret"] == "tenant-s3cret")
+            let next = try #require(second.requests.first { $0.path == "/landing" })
+            for name in ["X-Tenant-Secret", "X-Custom-Auth", "X-Session-Id", "X-Card-Pin"] {
+                #expect(next.headers[name] == nil, "\(name) went to another origin")
+            }
+            #expect(next.headers["X-Trace"] == "kept")
+            #expect(next.headers["X-Request-Id"] == "kept-too")
+        }
+
+        /// The policy drops headers named like secrets even from a request no `API` prepared (a transport used on
+        /// its own), and keeps them on the same origin.
+        @Test func policyDropsHeadersNamedLikeSecrets() throws {
+            let request = HTTPRequest(
+                url: try #require(URL(string: "http://api.example.com/a")),
+                headers: ["X-Service-Token": "s3cret-token", "X-Client-Secret": "s3cret", "X-Trace": "kept"])
+            let away = HTTPResponse(status: 302, headers: ["Location": "http://other.example.com/b"])
+            let next = try #require(RedirectPolicy.nextRequest(after: away, to: request))
+            #expect(next.headers["X-Service-Token"] == nil)
+            #expect(next.headers["X-Client-Secret"] == nil)
+            #expect(next.headers["X-Trace"] == "kept")
+            let same = HTTPResponse(status: 302, headers: ["Location": "/b"])
+            #expect(RedirectPolicy.nextRequest(after: same, to: request)?.headers["X-Service-Token"] == "s3cret-token")
+        }
+
         /// The policy itself, as another transport calls it.
         @Test func policyDropsTheRequestsSensitiveHeaders() throws {
             var request = HTTPRequest(
