@@ -30,6 +30,19 @@ public enum RedirectPolicy {
         "X-CSRF-Token", "X-XSRF-Token",
     ]
 
+    /// The header names of ``credentialHeaders``, lower-cased.
+    private static let credentialHeaderNames = Set(credentialHeaders.map { $0.lowercased() })
+
+    /// Whether header `name` of `request` carries a credential: one of ``credentialHeaders``, one the request
+    /// marks in ``HTTPRequest/sensitiveHeaderNames``, or one whose name names a secret by
+    /// `Redaction.defaultSecretNames` (`X-Tenant-Secret`, `X-Session-Id`), whatever prepared the request. Such a
+    /// header never goes to another origin, and the response cache keeps users apart by it.
+    package static func carriesCredential(_ name: String, in request: HTTPRequest) -> Bool {
+        let lowered = name.lowercased()
+        return credentialHeaderNames.contains(lowered) || request.sensitiveHeaderNames.contains(lowered)
+            || Redaction.standard.namesSecret(name)
+    }
+
     /// The request to send after `response` answered `request`, or `nil` when the response is final.
     ///
     /// - Parameters:
@@ -65,10 +78,7 @@ public enum RedirectPolicy {
         }
         if !sameOrigin(request.url, target) {
             if !resendingBodyAcrossOrigins, !next.body.isEmpty { return nil }
-            for name in credentialHeaders { next.headers[name] = nil }
-            for name in request.sensitiveHeaderNames { next.headers[name] = nil }
-            // A header named like a secret (`X-Tenant-Secret`, `X-Session-Id`) is one whatever prepared the request.
-            for field in request.headers where Redaction.standard.namesSecret(field.name) {
+            for field in request.headers where carriesCredential(field.name, in: request) {
                 next.headers[field.name] = nil
             }
         }

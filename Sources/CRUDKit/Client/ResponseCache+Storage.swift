@@ -1,12 +1,15 @@
 import Foundation
 
 extension ResponseCache {
-    /// What a stored response is filed under: its URL and the request headers that choose what a server answers
-    /// (`Authorization`, `Cookie`, `Accept`, `Accept-Language`), so one user's or one language's response is never
-    /// served for another's.
+    /// What a stored response is filed under: its URL, the request headers that choose what a server answers
+    /// (`Authorization`, `Cookie`, `Accept`, `Accept-Language`) and every other header that carries a credential
+    /// (an API key, a token header, one the request marks sensitive or whose name names a secret: the headers a
+    /// redirect keeps from other origins), so one user's or one language's response is never served for another's.
     struct Key: Hashable, Sendable {
         let url: String
         let selectors: [String?]
+        /// The other credential headers sent, as lower-cased name and value, sorted.
+        let credentials: [String]
 
         /// The request headers that are part of every key.
         static let selectingHeaders = ["Authorization", "Cookie", "Accept", "Accept-Language"]
@@ -14,6 +17,12 @@ extension ResponseCache {
         init(_ request: HTTPRequest) {
             url = request.url.absoluteString
             selectors = Self.selectingHeaders.map { request.headers[$0] }
+            var credentials: [String] = []
+            for field in request.headers where RedirectPolicy.carriesCredential(field.name, in: request) {
+                let name = field.name.lowercased()
+                if name != "authorization", name != "cookie" { credentials.append("\(name): \(field.value)") }
+            }
+            self.credentials = credentials.sorted()
         }
     }
 

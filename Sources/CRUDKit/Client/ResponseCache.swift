@@ -24,7 +24,8 @@ import Foundation
 ///   not say `no-store`, and whose `Vary` is not `*`. `private` and `no-cache` are fine: this is a client's own
 ///   cache, and it revalidates every time anyway.
 /// - **Whose response:** entries are keyed by URL and by the request's `Authorization`, `Cookie`, `Accept` and
-///   `Accept-Language` values, plus whatever the response's `Vary` names. Requests that carry credentials are
+///   `Accept-Language` values and every other header that carries a credential (an API key, a token header, a
+///   header the request marks sensitive or whose name names a secret), plus whatever the response's `Vary` names. Requests that carry credentials are
 ///   cached, because an API client sends them on every call; a response is only ever served to a request with the
 ///   same credentials, so one user never sees another's data. Entries live in memory only and go with the cache.
 /// - **Writes invalidate:** any request whose method is not `GET`, `HEAD`, `OPTIONS` or `TRACE` removes, once it has

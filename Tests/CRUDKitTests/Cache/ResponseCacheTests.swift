@@ -52,6 +52,36 @@ import Testing
         #expect(cache.count == 3)
     }
 
+    /// Every header that carries a credential keeps users apart, not only `Authorization` and `Cookie`: an API key,
+    /// a `TokenRefresher`'s own header, a header named like a secret (by the API's `Redaction` too). With a tag the
+    /// server gives every user's version 1 (`"t"` here), bob was served alice's stored body on the 304.
+    @Test(arguments: ["X-API-Key", "X-Auth-Token", "X-Tenant-Secret", "Proxy-Authorization"])
+    func responsesAreKeptPerCredentialInAnyHeader(header: String) async throws {
+        let cache = ResponseCache()
+        let alice = try await api(cache, headers: [header: "alice-key"]).get("me", headers: ["X-Trace": "1"])
+        let bob = try await api(cache, headers: [header: "bob-key"]).get("me", headers: ["X-Trace": "2"])
+        _ = try await api(cache, headers: [header: "alice-key"]).get("me", headers: ["X-Trace": "3"])
+        #expect(conditionalReads == [false, false, true], "\(header) did not separate the users")
+        #expect(cache.count == 2)
+        #expect(alice.status == 200 && bob.status == 200)
+    }
+
+    /// A header marked sensitive on the request (what a custom credential middleware does), and one named by the
+    /// API's own secret words, separate entries too.
+    @Test func responsesAreKeptPerSensitiveHeader() async throws {
+        let cache = ResponseCache()
+        let words = Redaction(secretNames: Redaction.defaultSecretNames.union(["pin"]))
+        for pin in ["1111", "2222", "1111"] {
+            _ = try await api(cache, headers: ["X-Card-Pin": pin]).with { $0.redaction = words }.get("me")
+        }
+        for user in ["alice", "bob", "alice"] {
+            var request = HTTPRequest(url: testBase.appendingPathComponent("us"), headers: ["X-User": user])
+            request.sensitiveHeaderNames = ["x-user"]
+            _ = try await api(cache).send(request)
+        }
+        #expect(conditionalReads == [false, false, true, false, false, true])
+    }
+
     @Test func varyNamesMoreHeadersThatMustMatch() async throws {
         let transport = StubTransport().on(
             nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"]))
