@@ -1,9 +1,10 @@
 import Foundation
 
 extension HTTPRequest {
-    /// The request as a `curl` command line, with secrets hidden: secret headers, the URL's user info secret and
-    /// secret query values, and in a text body the values of secret form fields and JSON keys and any credential
-    /// the headers carry (see ``Redaction/redact(text:hiding:)``).
+    /// The request as a `curl` command line, with secrets hidden: secret headers (and those in
+    /// ``HTTPRequest/sensitiveHeaderNames``), the URL's user info secret and secret query values, and in a text body
+    /// the values of secret form fields and JSON keys and any credential the headers carry (see
+    /// ``Redaction/redact(text:hiding:)``).
     ///
     /// ```swift
     /// print(request.cURLDescription())
@@ -24,7 +25,7 @@ extension HTTPRequest {
             first += " -X " + method.rawValue
         }
         var parts = [first + " " + Self.shellQuoted(redaction.redact(url))]
-        for field in redaction.redact(headers) {
+        for field in redaction.redact(headers, alsoHiding: sensitiveHeaderNames) {
             parts.append("-H " + Self.shellQuoted("\(field.name): \(field.value)"))
         }
         switch body {

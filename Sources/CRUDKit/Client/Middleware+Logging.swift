@@ -40,7 +40,7 @@ extension StandardMiddleware {
 
 extension LogEvent {
     /// The event of `kind` for `request`, with the URL and headers redacted by `redaction`: the request's headers
-    /// for ``Kind/requestSent``, the response's when there is one.
+    /// for ``Kind/requestSent`` (those it marks sensitive hidden too), the response's when there is one.
     init(
         _ kind: Kind,
         _ request: HTTPRequest,
@@ -50,7 +50,9 @@ extension LogEvent {
         redaction: Redaction
     ) {
         var headers: HTTPHeaders = [:]
-        if case .requestSent = kind { headers = redaction.redact(request.headers) }
+        if case .requestSent = kind {
+            headers = redaction.redact(request.headers, alsoHiding: request.sensitiveHeaderNames)
+        }
         if let response { headers = redaction.redact(response.headers) }
         self.init(
             kind: kind, method: request.method, url: redaction.redact(request.url), headers: headers,

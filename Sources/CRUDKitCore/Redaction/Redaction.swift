@@ -83,9 +83,16 @@ public struct Redaction: Sendable, Hashable {
     /// `headers` with every secret value replaced by ``placeholder``, and secrets inside the other values (a
     /// `token=…` in a `Link` or `Content-Location` URL, a password in a URL) hidden as in text.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        redact(headers, alsoHiding: [])
+    }
+
+    /// `headers` redacted as by ``redact(_:)``, also hiding the values of the (lower-cased) names in `sensitive`:
+    /// a request's `sensitiveHeaderNames`.
+    package func redact(_ headers: HTTPHeaders, alsoHiding sensitive: Set<String>) -> HTTPHeaders {
         var result = HTTPHeaders()
         for field in headers {
-            result.add(name: field.name, value: hidesHeader(field.name) ? Self.placeholder : redact(text: field.value))
+            let hidden = hidesHeader(field.name) || (!sensitive.isEmpty && sensitive.contains(field.name.lowercased()))
+            result.add(name: field.name, value: hidden ? Self.placeholder : redact(text: field.value))
         }
         return result
     }
