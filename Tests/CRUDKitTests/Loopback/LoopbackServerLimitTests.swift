@@ -89,9 +89,10 @@ import Glibc
         #expect(server.peakOpenConnections <= limit)
         #expect(took >= .milliseconds(225) * (connections / limit), "idle connections closed early: \(took)")
         if let threadsBefore {
-            // One thread per open connection, at most `limit` of them (plus whatever other tests run meanwhile):
-            // without the limit this was one thread for each of the 600 connections.
-            #expect(peakThreads - threadsBefore < limit + 100, "threads \(threadsBefore) → \(peakThreads)")
+            // One thread per open connection, at most `limit` of them, plus whatever the tests running in parallel
+            // start meanwhile (their loopback servers and transports: up to ~115 seen on the 2-core machine, so
+            // the slack is 300): without the limit this was one thread for each of the 600 connections.
+            #expect(peakThreads - threadsBefore < limit + 300, "threads \(threadsBefore) → \(peakThreads)")
         }
         print(
             "RELIABILITY loopback-limits: idle_connections=\(connections) limit=\(limit) idle_timeout_s=0.25",
