@@ -229,3 +229,19 @@ extension Dictionary: FormParametersConvertible where Key == String, Value == St
     /// The pairs as text fields, sorted by name so the output is stable.
     public var formParameters: FormParameters { FormParameters(self) }
 }
+
+extension FormParameters: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The parameters as ``percentEncoded(style:)`` writes them, with the values of secret names (`password`,
+    /// `api_key`, `token[]`, any name that names a secret by the standard ``Redaction``) hidden: printing a query or
+    /// a form shows no credential. Read the values themselves through ``fields``.
+    public var description: String {
+        flattened(style: .brackets).map { pair in
+            let value = Redaction.standard.hidesQueryParameter(pair.name) ? Redaction.placeholder : pair.value
+            return Self.percentEncode(pair.name) + "=" + Self.percentEncode(value)
+        }
+        .joined(separator: "&")
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

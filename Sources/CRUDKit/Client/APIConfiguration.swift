@@ -113,3 +113,22 @@ extension APIConfiguration {
     /// when first needed, so that APIs made on the fly share its connections.
     public static let defaultTransport: any Transport = URLSessionTransport()
 }
+
+extension APIConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The base URL, default headers and query, timeouts, transport and middleware, with secrets hidden by the
+    /// configuration's own ``redaction`` (a password in the base URL, `Authorization`, an `api_key` query value):
+    /// printing a configuration shows no credential.
+    public var description: String {
+        let headers = redaction.redact(self.headers).map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+        let query = self.query.flattened(style: queryStyle).map { pair in
+            "\(pair.name)=\(redaction.hidesQueryParameter(pair.name) ? Redaction.placeholder : pair.value)"
+        }
+        let deadline = self.deadline.map { "\($0) s" } ?? "none"
+        return "APIConfiguration(baseURL: \(baseURL.map(redaction.redact) ?? "none"), headers: [\(headers)], "
+            + "query: [\(query.joined(separator: "&"))], timeout: \(timeout) s, deadline: \(deadline), "
+            + "transport: \(type(of: transport)), middleware: [\(middleware.map { "\($0.name)" }.joined(separator: ", "))])"
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

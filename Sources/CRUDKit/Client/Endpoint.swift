@@ -23,12 +23,13 @@ public enum Endpoint: Sendable, Hashable, ExpressibleByStringLiteral, CustomStri
     /// Creates a ``path(_:)`` endpoint from a string literal.
     public init(stringLiteral value: String) { self = .path(value) }
 
-    /// The path, the segments joined with `/`, or the URL.
+    /// The path, the segments joined with `/`, or the URL, with secrets hidden by the standard ``Redaction`` (a
+    /// `token=` in a `next` link, a URL's password).
     public var description: String {
         switch self {
-        case .path(let path): path
+        case .path(let path): Redaction.standard.redact(text: path)
         case .segments(let segments): segments.joined(separator: "/")
-        case .url(let url): url.absoluteString
+        case .url(let url): Redaction.standard.redact(url)
         }
     }
 }

@@ -213,3 +213,16 @@ extension Request where Response == Okay {
         self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { _, _ in Okay() }
     }
 }
+
+extension Request: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The method, the endpoint, the query, the headers and the body, secrets hidden by the standard ``Redaction``:
+    /// `POST people?token=REDACTED [Authorization: REDACTED], form: name=Ada&password=REDACTED`.
+    public var description: String {
+        let shownHeaders = Redaction.standard.redact(headers).map { "\($0.name): \($0.value)" }
+        let shownQuery = query.fields.isEmpty ? "" : "?\(query)"
+        return "\(method.rawValue) \(endpoint)\(shownQuery) [\(shownHeaders.joined(separator: "; "))], \(body)"
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

@@ -120,3 +120,23 @@ public struct RequestBody: Sendable {
         }
     }
 }
+
+extension RequestBody: CustomStringConvertible, CustomDebugStringConvertible {
+    /// What the body is, never its content unredacted: `no body`, `42 B`, `the file /tmp/photo.jpg`, `an Encodable
+    /// value as JSON`, `JSON`, `form: name=Ada&password=REDACTED` (secret fields hidden as in ``FormParameters``),
+    /// `multipart form, 2 parts`.
+    public var description: String {
+        switch storage {
+        case .none: "no body"
+        case .data(let data, _): "\(data.count) B"
+        case .file(let url, _): "the file \(url.path)"
+        case .encodable: "an Encodable value as JSON"
+        case .json: "JSON"
+        case .form(let parameters, _): "form: \(parameters)"
+        case .multipart(let form): "multipart form, \(form.parts.count) parts"
+        }
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

@@ -8,7 +8,9 @@
 /// headers["authorization"] = "Bearer abc"
 /// headers["ACCEPT"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible,
+    CustomDebugStringConvertible
+{
     /// One header field as sent on the wire.
     public struct Field: Sendable, Hashable {
         /// The field name, in the spelling it was given.
@@ -103,10 +105,15 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// Headers as `Name: value` lines.
+    /// Headers as `Name: value` lines, secret values hidden by the standard ``Redaction`` (`Authorization`,
+    /// `Cookie`, `Set-Cookie`, any header whose name names a secret): `print(response.headers)` shows no credential.
+    /// Read a value itself with the subscript or by iterating.
     public var description: String {
-        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        Redaction.standard.redact(self).fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
 
     /// Equal when both hold the same fields in the same order, names compared ignoring case.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// Random secrets planted in URLs (user info, secret query parameters), credential headers, cookies and secret JSON
-/// or form body keys never appear in any description of any error, request, response or log event, while the
-/// status, host and path stay readable.
+/// or form body keys never appear in any description of any error, request, response or log event — nor of the
+/// headers, query, body, typed request, endpoint or configuration they came from — while the status, host and path
+/// stay readable.
 @Suite struct SecretDescriptionPropertyTests {
     static let iterations = 300
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
@@ -92,6 +93,27 @@ import Testing
         ["\(value)", String(reflecting: value)]
     }
 
+    /// The values a person prints while building a request: headers, a query or form, a body, a typed request,
+    /// an endpoint, a configuration. Each rendering must still show what is not secret.
+    static func valueRenderings(of plant: Plant) -> [String] {
+        let query: FormParameters = [plant.queryName: .string(plant.secrets[1]), "page": "3"]
+        let request = Request<HTTPResponse>(
+            .post, Endpoint.url(plant.url), query: query, body: .form(query), headers: plant.requestHeaders)
+        let configuration = APIConfiguration(
+            baseURL: URL(string: "https://\(plant.userInfo)api.example.com/v1"), headers: plant.requestHeaders,
+            query: query)
+        let values: [any Sendable] = [
+            plant.requestHeaders, plant.response.headers, query, RequestBody.form(query), request,
+            Endpoint.url(plant.url), configuration,
+        ]
+        let texts = values.flatMap { renderings(of: $0) }
+        #expect(renderings(of: query).allSatisfy { $0.contains("page=3") })
+        #expect(renderings(of: request).allSatisfy { $0.contains("api.example.com/v1/items/7") })
+        #expect(renderings(of: configuration).allSatisfy { $0.contains("api.example.com/v1") })
+        #expect(renderings(of: plant.requestHeaders).allSatisfy { $0.contains("Accept: application/json") })
+        return texts
+    }
+
     @Test func plantedSecretsNeverAppearInAnyDescription() throws {
         var random = SeededGenerator(seed: 0x5EC2_E75E_ED13)
         var checked = 0
@@ -117,6 +139,7 @@ import Testing
             texts += [curl] + Self.renderings(of: request) + Self.renderings(of: plant.response)
             texts += Self.renderings(
                 of: LogEvent(kind: .requestSent, method: .post, url: plant.url.absoluteString, attempt: 1))
+            texts += Self.valueRenderings(of: plant)
             checked += texts.count
             for text in texts {
                 for secret in plant.secrets where text.contains(secret) {
