@@ -245,3 +245,11 @@ extension FormParameters: CustomStringConvertible, CustomDebugStringConvertible 
     /// The same text as ``description``.
     public var debugDescription: String { description }
 }
+
+extension FormParameters.Field: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The field as ``FormParameters`` describes it: `name=value`, the value hidden when the name names a secret.
+    public var description: String { FormParameters([(name, value)]).description }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

@@ -146,3 +146,13 @@ extension String {
         return true
     }
 }
+
+extension HTTPHeaders.Field: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `Name: value`, the value hidden when the standard ``Redaction`` hides the header.
+    public var description: String {
+        "\(name): \(Redaction.standard.hidesHeader(name) ? Redaction.placeholder : Redaction.standard.redact(text: value))"
+    }
+
+    /// The same text as ``description``.
+    public var debugDescription: String { description }
+}

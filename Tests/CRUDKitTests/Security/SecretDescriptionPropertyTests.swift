@@ -104,7 +104,8 @@ import Testing
             query: query)
         let values: [any Sendable] = [
             plant.requestHeaders, plant.response.headers, query, RequestBody.form(query), request,
-            Endpoint.url(plant.url), configuration,
+            Endpoint.url(plant.url), configuration, PageRequest(url: plant.url), PageRequest(query: query),
+            plant.requestHeaders.fields, query.fields,
         ]
         let texts = values.flatMap { renderings(of: $0) }
         #expect(renderings(of: query).allSatisfy { $0.contains("page=3") })
