@@ -104,21 +104,53 @@ extension Pagination {
             let pageSize = configuredSize ?? served
             if let pageSize, count < pageSize { return nil }
             let current = Self.integer(request.query[parameter]) ?? firstPage
-            if let total, (current - firstPage + 1) * (pageSize ?? count) >= total { return nil }
-            return PageRequest(query: Self.replacing(parameter, with: current + 1, in: request.query))
+            // A page number at the edge of `Int` (the caller's own query) ends the walk rather than overflowing.
+            guard let following = Self.sum(current, 1) else { return nil }
+            if let total {
+                // Items up to this page; a count that does not fit in an `Int` is past any total.
+                let pages = Self.difference(current, firstPage).flatMap { Self.sum($0, 1) }
+                guard let seen = pages.flatMap({ Self.product($0, pageSize ?? count) }), seen < total else {
+                    return nil
+                }
+            }
+            return PageRequest(query: Self.replacing(parameter, with: following, in: request.query))
         case .offset(let parameter, let limitParameter, let limit):
             guard request.url == nil, count > 0 else { return nil }
             let asked = Self.integer(request.query[limitParameter]) ?? limit
             if count < asked { return nil }
             let current = Self.integer(request.query[parameter]) ?? 0
-            if let total, current + count >= total { return nil }
-            return PageRequest(query: Self.replacing(parameter, with: current + count, in: request.query))
+            guard let following = Self.sum(current, count) else { return nil }
+            if let total, following >= total { return nil }
+            return PageRequest(query: Self.replacing(parameter, with: following, in: request.query))
         }
     }
 
     private func linkNext(_ response: HTTPResponse, resolve: (String) -> URL?) -> PageRequest? {
         guard let link = LinkHeader.target(of: "next", in: response.headers.values(for: "Link")) else { return nil }
         return resolve(link).map(PageRequest.init(url:))
+    }
+
+    /// The sum of `terms`, or `nil` when it does not fit in an `Int`.
+    private static func sum(_ terms: Int...) -> Int? {
+        var total = 0
+        for term in terms {
+            let (result, overflow) = total.addingReportingOverflow(term)
+            if overflow { return nil }
+            total = result
+        }
+        return total
+    }
+
+    /// `lhs − rhs`, or `nil` when it does not fit in an `Int`.
+    private static func difference(_ lhs: Int, _ rhs: Int) -> Int? {
+        let (result, overflow) = lhs.subtractingReportingOverflow(rhs)
+        return overflow ? nil : result
+    }
+
+    /// `lhs × rhs`, or `nil` when it does not fit in an `Int`.
+    private static func product(_ lhs: Int, _ rhs: Int) -> Int? {
+        let (result, overflow) = lhs.multipliedReportingOverflow(by: rhs)
+        return overflow ? nil : result
     }
 
     private static func integer(_ value: FormValue?) -> Int? {
