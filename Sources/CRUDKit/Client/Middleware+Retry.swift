@@ -62,7 +62,13 @@ extension StandardMiddleware {
                 try adapted.validateHeaders()
             }
         }
-        adapted.sensitiveHeaderNames.formUnion(api.configuration.redaction.headerNames)
+        // Usually the request marks nothing itself: the API's set is shared then, not copied name by name.
+        let secretNames = api.configuration.redaction.headerNames
+        if adapted.sensitiveHeaderNames.isEmpty {
+            adapted.sensitiveHeaderNames = secretNames
+        } else {
+            adapted.sensitiveHeaderNames.formUnion(secretNames)
+        }
         return adapted
     }
 
