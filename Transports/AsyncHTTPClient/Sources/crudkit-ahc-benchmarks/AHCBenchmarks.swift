@@ -4,6 +4,11 @@
 // answer into the same struct, so each figure is "a typed value per request".
 //
 //   swift run -c release crudkit-ahc-benchmarks [--smoke]
+//
+// Environment, for measuring rather than reporting: AHC_BENCH_PROFILE=<client index> runs one client alone at 64 in
+// flight (for a profiler); AHC_BENCH_AB=<rounds> runs raw AsyncHTTPClient and api.get over it only, interleaved,
+// and prints their ratio (to compare two builds); AHC_BENCH_RAW_IDLE_TIMEOUT=1 gives the raw client the same 60 s
+// read timeout the transport has.
 import AsyncHTTPClient
 import CRUDKit
 import CRUDKitAsyncHTTPClient
@@ -46,6 +51,11 @@ enum AHCBenchmarks {
         var clientSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
         clientSettings.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        if ProcessInfo.processInfo.environment["AHC_BENCH_RAW_IDLE_TIMEOUT"] != nil {
+            // Like for like: the raw client also ends a response that stalls for 60 s, as the transport does by
+            // default (AsyncHTTPClient's read timeout re-arms a timer on every part of every response).
+            clientSettings.timeout.read = .seconds(60)
+        }
         let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientSettings)
 
         let ahcTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: connections))
@@ -100,6 +110,22 @@ enum AHCBenchmarks {
             for _ in 0..<300 { try await clients[only].send() }
             let rate = try await concurrentRates([clients[only].send], rounds: 3, total: 64_000)
             print("\(clients[only].name), 64 in flight: \(Int(rate[0].rounded())) req/s")
+            try await shutDown()
+            return
+        }
+
+        if let only = ProcessInfo.processInfo.environment["AHC_BENCH_AB"].flatMap(Int.init), only > 0 {
+            // For an A/B comparison between builds: raw AsyncHTTPClient and api.get over it only, interleaved as in
+            // a full run, `only` rounds at 64 in flight; prints the two rates and their ratio.
+            let pair = [clients[1].send, clients[2].send]
+            for client in pair { for _ in 0..<300 { try await client() } }
+            let sequential = try await sequentialRates(pair, requests: 2_000)
+            let rates = try await concurrentRates(pair, rounds: only, total: 6_400)
+            print(
+                "sequential \(Int(sequential[0].rounded())) \(Int(sequential[1].rounded()))"
+                    + " \(String(format: "%.3f", sequential[1] / sequential[0]))"
+                    + " | 64 in flight \(Int(rates[0].rounded())) \(Int(rates[1].rounded()))"
+                    + " \(String(format: "%.3f", rates[1] / rates[0]))")
             try await shutDown()
             return
         }
