@@ -120,12 +120,13 @@ enum AHCBenchmarks {
             let pair = [clients[1].send, clients[2].send]
             for client in pair { for _ in 0..<300 { try await client() } }
             let sequential = try await sequentialRates(pair, requests: 2_000)
-            let rates = try await concurrentRates(pair, rounds: only, total: 6_400)
+            let (rates, cpu) = try await concurrentRatesAndCPU(pair, rounds: only, total: 6_400)
             print(
                 "sequential \(Int(sequential[0].rounded())) \(Int(sequential[1].rounded()))"
                     + " \(String(format: "%.3f", sequential[1] / sequential[0]))"
                     + " | 64 in flight \(Int(rates[0].rounded())) \(Int(rates[1].rounded()))"
-                    + " \(String(format: "%.3f", rates[1] / rates[0]))")
+                    + " \(String(format: "%.3f", rates[1] / rates[0]))"
+                    + " | CPU µs/request \(String(format: "%.1f %.1f %.3f", cpu[0], cpu[1], cpu[0] / cpu[1]))")
             try await shutDown()
             return
         }
@@ -195,6 +196,41 @@ enum AHCBenchmarks {
             }
         }
         return figures.map { $0.sorted()[$0.count / 2] }
+    }
+
+    /// The process's CPU time (all threads, user and system), in nanoseconds.
+    static func cpuNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// ``concurrentRates(_:rounds:total:)``, also giving each client's median CPU time per request in
+    /// microseconds (this process only: the server's share is left out), which other load on the machine disturbs
+    /// far less than the rate.
+    static func concurrentRatesAndCPU(
+        _ clients: [Client], rounds: Int, total: Int
+    ) async throws -> (rates: [Double], cpu: [Double]) {
+        var figures: [[Double]] = Array(repeating: [], count: clients.count)
+        var cpu: [[Double]] = Array(repeating: [], count: clients.count)
+        for round in 0..<rounds {
+            var order = clients.indices.map { ($0 + round) % clients.count }
+            if round % 2 == 1 { order.reverse() }
+            for index in order {
+                let send = clients[index]
+                let perWorker = max(1, total / 64)
+                let start = now()
+                let startCPU = cpuNow()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<64 { group.addTask { for _ in 0..<perWorker { try await send() } } }
+                    try await group.waitForAll()
+                }
+                let requests = Double(perWorker * 64)
+                cpu[index].append(Double(cpuNow() - startCPU) / 1e3 / requests)
+                figures[index].append(requests / (Double(now() - start) / 1e9))
+            }
+        }
+        return (figures.map { $0.sorted()[$0.count / 2] }, cpu.map { $0.sorted()[$0.count / 2] })
     }
 
     /// Prints one ratio line; whether the target (a minimum ratio) is met.
