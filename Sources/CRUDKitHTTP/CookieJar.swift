@@ -88,7 +88,8 @@ public struct CookieJar: Sendable, Hashable {
 
     /// The `Cookie` header value for a request to `url` at `now`; `nil` when no stored cookie matches.
     func header(for url: URL, now: Date = Date()) -> String? {
-        guard let host = Self.canonicalHost(of: url) else { return nil }
+        // An empty jar (the usual case) answers before the URL's host and path are worked out.
+        guard state.withLock({ $0.count > 0 }), let host = Self.canonicalHost(of: url) else { return nil }
         let path = Self.requestPath(of: url)
         let secure = url.scheme?.lowercased() == "https"
         let cookies = state.withLock { $0.cookies(host: host, path: path, secure: secure, now: now) }

@@ -141,6 +141,8 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
 
     /// Percent-encodes every byte of `text` outside `A–Z a–z 0–9 - . _ ~`.
     package static func percentEncode(_ text: String) -> String {
+        // Most names, values and path segments need no escape: they come back as they are, without a copy.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -153,6 +155,14 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// RFC 3986 `unreserved`: letters, digits, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 65...90, 97...122, 48...57, 45, 46, 95, 126: true
+        default: false
+        }
     }
 
     /// Splits `name=value&…` text back into decoded pairs (`+` read as a space, as HTML forms send it).

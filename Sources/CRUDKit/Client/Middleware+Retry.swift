@@ -63,7 +63,12 @@ extension StandardMiddleware {
             }
         }
         let redaction = api.configuration.redaction
-        adapted.sensitiveHeaderNames.formUnion(redaction.headerNames)
+        // Usually the request marks nothing itself: the API's set is shared then, not copied name by name.
+        if adapted.sensitiveHeaderNames.isEmpty {
+            adapted.sensitiveHeaderNames = redaction.headerNames
+        } else {
+            adapted.sensitiveHeaderNames.formUnion(redaction.headerNames)
+        }
         // Headers named by the API's own secret words; the default words are checked by `RedirectPolicy` itself.
         if redaction.addsSecretNames {
             for field in adapted.headers where redaction.namesSecret(field.name) {

@@ -72,6 +72,11 @@ public struct PathBuilder: Sendable, Hashable {
             }
             return try appending(query: query, to: url)
         }
+        if Self.isPlain(path) {
+            // Already its own encoded form (the usual `people/12`): no splitting, no encoding. No trailing `/` was
+            // written, so only `.always` adds one.
+            return try build(joined: path, trailingSlash: trailingSlash == .always, query: query)
+        }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let slash: Bool
         switch trailingSlash {
@@ -100,15 +105,20 @@ public struct PathBuilder: Sendable, Hashable {
     }
 
     private func build(_ encodedSegments: [String], trailingSlash slash: Bool, query: FormParameters) throws -> URL {
+        try build(joined: encodedSegments.joined(separator: "/"), trailingSlash: slash, query: query)
+    }
+
+    /// The URL of `joined`, encoded segments joined by `/` (empty for none), under the base URL.
+    private func build(joined: String, trailingSlash slash: Bool, query: FormParameters) throws -> URL {
         guard baseURL != nil else {
             throw CRUDError.invalidRequest(
-                reason: "no base URL is configured for the relative path `\(encodedSegments.joined(separator: "/"))`;"
+                reason: "no base URL is configured for the relative path `\(joined)`;"
                     + " call CRUDKit.configure(baseURL:) or pass an absolute URL")
         }
         var text = prefix
-        for segment in encodedSegments {
+        if !joined.isEmpty {
             text += "/"
-            text += segment
+            text += joined
         }
         if slash && !text.hasSuffix("/") { text += "/" }
         let added = query.percentEncoded(style: queryStyle)
@@ -138,6 +148,29 @@ public struct PathBuilder: Sendable, Hashable {
             throw CRUDError.invalidRequest(reason: "`\(text)` is not a valid URL")
         }
         return result
+    }
+
+    /// Whether `path` is already what `url(path:)` makes of it: segments of letters, digits, `-`, `.`, `_` and `~`
+    /// (which percent-encoding leaves alone) joined by single `/`, none of them `.` or `..`, with no `/` at either end.
+    private static func isPlain(_ path: String) -> Bool {
+        var length = 0
+        var onlyDots = true
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"):
+                if length == 0 || (onlyDots && length <= 2) { return false }
+                length = 0
+                onlyDots = true
+            case UInt8(ascii: "."):
+                length += 1
+            case 65...90, 97...122, 48...57, UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                length += 1
+                onlyDots = false
+            default:
+                return false
+            }
+        }
+        return length > 0 && !(onlyDots && length <= 2)
     }
 
     private static func isAbsolute(_ path: String) -> Bool {

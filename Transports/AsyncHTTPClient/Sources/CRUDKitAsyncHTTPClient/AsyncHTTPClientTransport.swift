@@ -137,21 +137,40 @@ public final class AsyncHTTPClientTransport: Transport {
     ) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if !outgoing.headers.contains(name: "User-Agent") {
+        outgoing.headers.reserveCapacity(request.headers.count + 2)
+        var hasUserAgent = false
+        var hasCookie = false
+        for field in request.headers {
+            outgoing.headers.add(name: field.name, value: field.value)
+            if Self.nameIs(field.name, "user-agent") { hasUserAgent = true }
+            if Self.nameIs(field.name, "cookie") { hasCookie = true }
+        }
+        if !hasUserAgent {
             outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
         }
-        if !outgoing.headers.contains(name: "Cookie"), let cookie = cookies.cookieHeader(for: request.url) {
+        if !hasCookie, let cookie = cookies.cookieHeader(for: request.url) {
             outgoing.headers.add(name: "Cookie", value: cookie)
         }
         outgoing.body = try Self.body(request.body, upload: observer.upload)
         do {
             try Task.checkCancellation()
             let answer = try await client.execute(outgoing, deadline: deadline)
-            let setCookies = answer.headers["Set-Cookie"]
-            if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
+            // One pass over the response's fields: copied, and the three the transport reads picked out.
             var headers = CRUDKit.HTTPHeaders()
-            for (name, value) in answer.headers { headers.add(name: name, value: value) }
+            var setCookies: [String] = []
+            var contentLength: String?
+            var contentRange: String?
+            for (name, value) in answer.headers {
+                headers.add(name: name, value: value)
+                if Self.nameIs(name, "set-cookie") {
+                    setCookies.append(value)
+                } else if contentLength == nil, Self.nameIs(name, "content-length") {
+                    contentLength = value
+                } else if contentRange == nil, Self.nameIs(name, "content-range") {
+                    contentRange = value
+                }
+            }
+            if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
             let status = Int(answer.status.code)
             let success = (200..<300).contains(status)
             let target: ResponseStateMachine.Target
@@ -168,8 +187,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 deadline: deadline.uptimeNanoseconds, limit: limit,
                 reportsProgress: observer.download != nil)
             let head = machine.receivedHead(
-                status: status, contentLength: answer.headers.first(name: "Content-Length").flatMap(Int64.init),
-                contentRange: answer.headers.first(name: "Content-Range"), now: NIODeadline.now().uptimeNanoseconds)
+                status: status, contentLength: contentLength.flatMap(Int64.init), contentRange: contentRange,
+                now: NIODeadline.now().uptimeNanoseconds)
             let idle = request.timeout ?? configuration.idleTimeout
             let body: Data
             switch head {
@@ -228,9 +247,17 @@ public final class AsyncHTTPClientTransport: Transport {
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
         observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Data {
-        var data = Data()
-        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
-            data.append(contentsOf: $0.readableBytesView)
+        // Room for the declared length up front (within the limit, and at most 1 MiB before any byte arrived): a
+        // small body's pieces are copied in once.
+        let declared = min(machine.expected ?? 0, Int64(machine.maximumBodySize), 1 << 20)
+        var data = Data(capacity: Int(clamping: declared))
+        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) { piece in
+            // One copy of the piece's bytes (appending its byte view goes through the generic sequence path).
+            piece.withUnsafeReadableBytes { bytes in
+                if let start = bytes.baseAddress, !bytes.isEmpty {
+                    data.append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                }
+            }
         }
         if let final { observer?(final) }
         return data
@@ -289,6 +316,18 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             return .stream(ReportingChunks(source: .file(url), size: size, observer: upload), length: .known(size))
         }
+    }
+
+    /// Whether the header name `name` is `lowercased` (given in lower case), ignoring ASCII case.
+    static func nameIs(_ name: String, _ lowercased: StaticString) -> Bool {
+        guard name.utf8.count == lowercased.utf8CodeUnitCount else { return false }
+        var expected = lowercased.utf8Start
+        for byte in name.utf8 {
+            let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
+            if lower != expected.pointee { return false }
+            expected += 1
+        }
+        return true
     }
 
     /// `seconds` as a NIO time amount, at least one millisecond.

@@ -4,6 +4,11 @@
 // answer into the same struct, so each figure is "a typed value per request".
 //
 //   swift run -c release crudkit-ahc-benchmarks [--smoke]
+//
+// Environment, for measuring rather than reporting: AHC_BENCH_PROFILE=<client index> runs one client alone at 64 in
+// flight (for a profiler); AHC_BENCH_AB=<rounds> runs raw AsyncHTTPClient and api.get over it only, interleaved,
+// and prints their ratio (to compare two builds); AHC_BENCH_RAW_IDLE_TIMEOUT=1 gives the raw client the same 60 s
+// read timeout the transport has.
 import AsyncHTTPClient
 import CRUDKit
 import CRUDKitAsyncHTTPClient
@@ -46,6 +51,11 @@ enum AHCBenchmarks {
         var clientSettings = HTTPClient.Configuration(redirectConfiguration: .disallow)
         clientSettings.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        if ProcessInfo.processInfo.environment["AHC_BENCH_RAW_IDLE_TIMEOUT"] != nil {
+            // Like for like: the raw client also ends a response that stalls for 60 s, as the transport does by
+            // default (AsyncHTTPClient's read timeout re-arms a timer on every part of every response).
+            clientSettings.timeout.read = .seconds(60)
+        }
         let rawClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientSettings)
 
         let ahcTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: connections))
@@ -100,6 +110,23 @@ enum AHCBenchmarks {
             for _ in 0..<300 { try await clients[only].send() }
             let rate = try await concurrentRates([clients[only].send], rounds: 3, total: 64_000)
             print("\(clients[only].name), 64 in flight: \(Int(rate[0].rounded())) req/s")
+            try await shutDown()
+            return
+        }
+
+        if let only = ProcessInfo.processInfo.environment["AHC_BENCH_AB"].flatMap(Int.init), only > 0 {
+            // For an A/B comparison between builds: raw AsyncHTTPClient and api.get over it only, interleaved as in
+            // a full run, `only` rounds at 64 in flight; prints the two rates and their ratio.
+            let pair = [clients[1].send, clients[2].send]
+            for client in pair { for _ in 0..<300 { try await client() } }
+            let sequential = try await sequentialRates(pair, requests: 2_000)
+            let (rates, cpu) = try await concurrentRatesAndCPU(pair, rounds: only, total: 6_400)
+            print(
+                "sequential \(Int(sequential[0].rounded())) \(Int(sequential[1].rounded()))"
+                    + " \(String(format: "%.3f", sequential[1] / sequential[0]))"
+                    + " | 64 in flight \(Int(rates[0].rounded())) \(Int(rates[1].rounded()))"
+                    + " \(String(format: "%.3f", rates[1] / rates[0]))"
+                    + " | CPU µs/request \(String(format: "%.1f %.1f %.3f", cpu[0], cpu[1], cpu[0] / cpu[1]))")
             try await shutDown()
             return
         }
@@ -169,6 +196,41 @@ enum AHCBenchmarks {
             }
         }
         return figures.map { $0.sorted()[$0.count / 2] }
+    }
+
+    /// The process's CPU time (all threads, user and system), in nanoseconds.
+    static func cpuNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// ``concurrentRates(_:rounds:total:)``, also giving each client's median CPU time per request in
+    /// microseconds (this process only: the server's share is left out), which other load on the machine disturbs
+    /// far less than the rate.
+    static func concurrentRatesAndCPU(
+        _ clients: [Client], rounds: Int, total: Int
+    ) async throws -> (rates: [Double], cpu: [Double]) {
+        var figures: [[Double]] = Array(repeating: [], count: clients.count)
+        var cpu: [[Double]] = Array(repeating: [], count: clients.count)
+        for round in 0..<rounds {
+            var order = clients.indices.map { ($0 + round) % clients.count }
+            if round % 2 == 1 { order.reverse() }
+            for index in order {
+                let send = clients[index]
+                let perWorker = max(1, total / 64)
+                let start = now()
+                let startCPU = cpuNow()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<64 { group.addTask { for _ in 0..<perWorker { try await send() } } }
+                    try await group.waitForAll()
+                }
+                let requests = Double(perWorker * 64)
+                cpu[index].append(Double(cpuNow() - startCPU) / 1e3 / requests)
+                figures[index].append(requests / (Double(now() - start) / 1e9))
+            }
+        }
+        return (figures.map { $0.sorted()[$0.count / 2] }, cpu.map { $0.sorted()[$0.count / 2] })
     }
 
     /// Prints one ratio line; whether the target (a minimum ratio) is met.
