@@ -4,8 +4,8 @@ import Foundation
 /// exact.
 ///
 /// Reading accepts `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250Z` (any number of fraction digits) and
-/// offsets such as `+02:00`, `-0530` or `+02`. Writing always uses UTC: milliseconds are written when the date
-/// has a fractional second (`2024-05-01T12:30:00.250Z`) and left out otherwise (`2024-05-01T12:30:00Z`).
+/// offsets such as `+02:00`, `-0530` or `+02`. Writing always uses UTC, with as many fraction digits (3, 6 or 9) as
+/// the date holds (`2024-05-01T12:30:00.250Z`, `2024-05-01T12:30:00.123456Z`), none for a whole second.
 package enum ISO8601Timestamp {
     /// The date a timestamp names, or `nil` when the text is not an ISO-8601 internet timestamp.
     package static func date(from text: String) -> Date? {
@@ -78,15 +78,36 @@ package enum ISO8601Timestamp {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
-    /// The timestamp for a date, in UTC, with milliseconds only when the date has a fractional second.
-    package static func string(from date: Date) -> String {
+    /// The first and last whole seconds a four-digit year can name: 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    private static let representable: ClosedRange<Double> = -62_167_219_200...253_402_300_799
+
+    /// The timestamp for a date, in UTC: no fraction for a whole second, otherwise the fewest of 3, 6 or 9 fraction
+    /// digits that read back as the same date (to within the one step of its `Double`), so a date read from
+    /// `…13.123456Z` (Django, Postgres) is written back as `…13.123456Z`, not `…13.123Z`, and one read from
+    /// `…13.250Z` as `…13.250Z`. `nil` for a date outside the years 0000–9999 or not finite.
+    package static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSince1970
-        var whole = interval.rounded(.down)
-        var milliseconds = Int(((interval - whole) * 1000).rounded())
-        if milliseconds == 1000 {
-            whole += 1
-            milliseconds = 0
+        guard interval.isFinite, abs(interval) < 1e12 else { return nil }
+        let whole = interval.rounded(.down)
+        let nanoseconds = Int(((interval - whole) * 1e9).rounded())
+        let step = abs(date.timeIntervalSinceReferenceDate).ulp
+        for digits in [0, 3, 6] {
+            let unit = [0: 1_000_000_000, 3: 1_000_000, 6: 1000][digits, default: 1]
+            guard let text = format(whole, (nanoseconds + unit / 2) / unit * unit, digits: digits) else { continue }
+            if let back = self.date(from: text), abs(back.timeIntervalSince(date)) <= step { return text }
         }
+        return format(whole, nanoseconds, digits: 9)
+    }
+
+    /// `whole` seconds since 1970 and `nanoseconds` more, with `digits` fraction digits; `nil` outside 0000–9999.
+    private static func format(_ whole: Double, _ nanoseconds: Int, digits: Int) -> String? {
+        var whole = whole
+        var nanoseconds = nanoseconds
+        if nanoseconds >= 1_000_000_000 {
+            whole += 1
+            nanoseconds -= 1_000_000_000
+        }
+        guard representable.contains(whole) else { return nil }
         let total = Int(whole)
         var days = total / 86_400
         var secondsOfDay = total % 86_400
@@ -97,7 +118,9 @@ package enum ISO8601Timestamp {
         let (year, month, day) = civil(fromDays: days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondsOfDay / 3600, 2) + ":" + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
-        if milliseconds != 0 { text += "." + pad(milliseconds, 3) }
+        if digits > 0 {
+            text += "." + pad(nanoseconds / [3: 1_000_000, 6: 1000][digits, default: 1], digits)
+        }
         return text + "Z"
     }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// The defaults suit most REST servers: Swift's `firstName` is `first_name` on the wire, and dates are ISO-8601
 /// timestamps, read with or without fractional seconds (`2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250123Z`)
-/// and written in UTC with milliseconds only when the date has a fractional second. ``plain`` switches both off
+/// and written in UTC with the fraction digits the date holds (3, 6 or 9; none for a whole second), so a timestamp
+/// comes back as it was read. ``plain`` switches both off
 /// (keys as declared, dates as `Date`'s own `Codable` form).
 ///
 /// Keys (``convertsSnakeCase``) and dates (``dates``) are chosen separately: ``camelCase`` keeps the keys as
@@ -27,7 +28,8 @@ public struct JSONCoding: Sendable, Hashable {
     /// How dates are read and written.
     public enum DateCoding: Sendable, Hashable {
         /// ISO-8601 timestamps: read with or without fractional seconds and with any offset; written in UTC
-        /// with milliseconds only when the date has a fractional second.
+        /// with the fraction digits the date holds (3, 6 or 9; none for a whole second). A date outside the years
+        /// 0000–9999 (or not finite) cannot be written: an `EncodingError`.
         case iso8601
         /// ISO-8601 timestamps written in whole seconds, in UTC (`2026-11-23T21:04:13Z`; a fraction is cut off),
         /// and read like ``iso8601``. This is what Foundation's `.iso8601` strategy writes (Vapor's default
@@ -211,15 +213,22 @@ public struct JSONCoding: Sendable, Hashable {
         if writing.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
         encoder.outputFormatting = formatting
         switch dates {
-        case .iso8601:
+        case .iso8601, .iso8601WholeSeconds:
+            let wholeSeconds = dates == .iso8601WholeSeconds
             encoder.dateEncodingStrategy = .custom { date, encoder in
+                let text =
+                    wholeSeconds
+                    ? ISO8601Timestamp.string(wholeSecondsOf: date) : ISO8601Timestamp.string(from: date)
+                guard let text else {
+                    // The seconds, not the date: describing an infinite `Date` traps inside Foundation.
+                    throw EncodingError.invalidValue(
+                        date.timeIntervalSince1970,
+                        .init(
+                            codingPath: encoder.codingPath,
+                            debugDescription: ISO8601Timestamp.unrepresentable(date)))
+                }
                 var container = encoder.singleValueContainer()
-                try container.encode(ISO8601Timestamp.string(from: date))
-            }
-        case .iso8601WholeSeconds:
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(ISO8601Timestamp.string(wholeSecondsOf: date))
+                try container.encode(text)
             }
         case .deferredToDate: encoder.dateEncodingStrategy = .deferredToDate
         case .secondsSince1970: encoder.dateEncodingStrategy = .secondsSince1970
@@ -281,7 +290,13 @@ extension DecodingError {
 extension ISO8601Timestamp {
     /// The timestamp for a date in whole seconds, in UTC: a fraction is cut off (as Foundation's `.iso8601`
     /// strategy does), so the text never has one.
-    static func string(wholeSecondsOf date: Date) -> String {
+    static func string(wholeSecondsOf date: Date) -> String? {
         string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Why `date` has no timestamp, for an `EncodingError`.
+    static func unrepresentable(_ date: Date) -> String {
+        "Unable to encode the date \(date.timeIntervalSince1970) s after 1970 as an ISO-8601 timestamp: only years "
+            + "0000–9999 have one."
     }
 }

@@ -66,8 +66,14 @@ extension UInt64: JSONRepresentable {
 }
 
 extension Date: JSONRepresentable {
-    /// An ISO-8601 timestamp in UTC, with milliseconds when the date has a fractional second.
-    public var jsonValue: JSON { .string(ISO8601Timestamp.string(from: self)) }
+    /// An ISO-8601 timestamp in UTC, with the fraction digits the date holds (3, 6 or 9; none for a whole second).
+    /// A date no timestamp can name (outside the years 0000–9999, or not finite) is its seconds since 1970 as a
+    /// number, or `null` when not finite.
+    public var jsonValue: JSON {
+        if let text = ISO8601Timestamp.string(from: self) { return .string(text) }
+        let seconds = timeIntervalSince1970
+        return seconds.isFinite ? .number(.double(seconds)) : .null
+    }
 }
 
 extension URL: JSONRepresentable {

@@ -186,8 +186,17 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
 
     private func boxDate(_ date: Date, at path: CodingPathNode) throws -> JSON {
         switch dates {
-        case .iso8601: return .string(ISO8601Timestamp.string(from: date))
-        case .iso8601WholeSeconds: return .string(ISO8601Timestamp.string(wholeSecondsOf: date))
+        case .iso8601, .iso8601WholeSeconds:
+            let text =
+                dates == .iso8601
+                ? ISO8601Timestamp.string(from: date) : ISO8601Timestamp.string(wholeSecondsOf: date)
+            guard let text else {
+                // The seconds, not the date: describing an infinite `Date` traps inside Foundation.
+                throw EncodingError.invalidValue(
+                    date.timeIntervalSince1970,
+                    .init(codingPath: path.keys, debugDescription: ISO8601Timestamp.unrepresentable(date)))
+            }
+            return .string(text)
         case .secondsSince1970: return try boxDouble(date.timeIntervalSince1970, at: path)
         case .millisecondsSince1970: return try boxDouble(date.timeIntervalSince1970 * 1000, at: path)
         case .deferredToDate: return try boxDouble(date.timeIntervalSinceReferenceDate, at: path)
