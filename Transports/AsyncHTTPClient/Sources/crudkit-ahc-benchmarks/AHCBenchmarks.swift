@@ -68,6 +68,18 @@ enum AHCBenchmarks {
         let sessionTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connections))
         let overURLSession = API(baseURL: server.url, transport: sessionTransport).with { $0.coalescesReads = false }
 
+        /// What a user of AsyncHTTPClient writes by hand: execute, collect the body, decode it.
+        func executeCollectDecode(_ client: HTTPClient) -> Client {
+            {
+                var request = HTTPClientRequest(url: url.absoluteString)
+                request.headers.add(name: "Accept", value: "application/json")
+                let response = try await client.execute(request, timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                guard response.status == .ok else { throw URLError(.badServerResponse) }
+                _ = try decoder.decode(Person.self, from: Data(body.readableBytesView))
+            }
+        }
+
         let clients: [(name: String, send: Client)] = [
             (
                 "URLSession.data(for:) + JSONDecoder",
@@ -81,14 +93,7 @@ enum AHCBenchmarks {
             ),
             (
                 "AsyncHTTPClient execute + collect + JSONDecoder",
-                {
-                    var request = HTTPClientRequest(url: url.absoluteString)
-                    request.headers.add(name: "Accept", value: "application/json")
-                    let response = try await rawClient.execute(request, timeout: .seconds(30))
-                    let body = try await response.body.collect(upTo: 1 << 20)
-                    guard response.status == .ok else { throw URLError(.badServerResponse) }
-                    _ = try decoder.decode(Person.self, from: Data(body.readableBytesView))
-                }
+                executeCollectDecode(rawClient)
             ),
             (
                 "CRUDKit api.get over AsyncHTTPClientTransport",
@@ -100,14 +105,7 @@ enum AHCBenchmarks {
             ),
             (
                 "AsyncHTTPClient as above, 60 s read timeout (the transport's idle timeout)",
-                {
-                    var request = HTTPClientRequest(url: url.absoluteString)
-                    request.headers.add(name: "Accept", value: "application/json")
-                    let response = try await timedClient.execute(request, timeout: .seconds(30))
-                    let body = try await response.body.collect(upTo: 1 << 20)
-                    guard response.status == .ok else { throw URLError(.badServerResponse) }
-                    _ = try decoder.decode(Person.self, from: Data(body.readableBytesView))
-                }
+                executeCollectDecode(timedClient)
             ),
         ]
 
