@@ -196,22 +196,7 @@ enum AHCBenchmarks {
 
     /// 64 in flight: every round runs each client once, in a rotating order; each figure is the median round.
     static func concurrentRates(_ clients: [Client], rounds: Int, total: Int) async throws -> [Double] {
-        var figures: [[Double]] = Array(repeating: [], count: clients.count)
-        for round in 0..<rounds {
-            var order = clients.indices.map { ($0 + round) % clients.count }
-            if round % 2 == 1 { order.reverse() }
-            for index in order {
-                let send = clients[index]
-                let perWorker = max(1, total / 64)
-                let start = now()
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<64 { group.addTask { for _ in 0..<perWorker { try await send() } } }
-                    try await group.waitForAll()
-                }
-                figures[index].append(Double(perWorker * 64) / (Double(now() - start) / 1e9))
-            }
-        }
-        return figures.map { $0.sorted()[$0.count / 2] }
+        try await concurrentRatesAndCPU(clients, rounds: rounds, total: total).rates
     }
 
     /// The process's CPU time (all threads, user and system), in nanoseconds.
