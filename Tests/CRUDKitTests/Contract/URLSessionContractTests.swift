@@ -3,24 +3,26 @@ import CRUDKitTesting
 import Foundation
 import Testing
 
-/// Runs every ``TransportContract`` check against ``URLSessionTransport``.
-@Suite struct URLSessionContractTests {
-    static let contract = TransportContract { settings in
-        URLSessionTransport(
-            configuration: .init(
-                idleTimeout: settings.idleTimeout,
-                maximumResponseSize: settings.maximumResponseSize,
-                maximumRedirects: settings.maximumRedirects))
-    }
+extension NetworkTests {
+    /// Runs every ``TransportContract`` check against ``URLSessionTransport``.
+    @Suite struct URLSessionContractTests {
+        static let contract = TransportContract { settings in
+            URLSessionTransport(
+                configuration: .init(
+                    idleTimeout: settings.idleTimeout,
+                    maximumResponseSize: settings.maximumResponseSize,
+                    maximumRedirects: settings.maximumRedirects))
+        }
 
-    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))), arguments: contract.checks)
-    func urlSessionTransportPasses(check: TransportContract.Check) async throws {
-        // FoundationNetworking aborts the process on these; HeaderCloseTests runs that case in a child process.
-        if check.abortsProcess.contains("URLSessionTransport") { return }
-        if let reason = check.knownLimitations["URLSessionTransport"] {
-            await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
-        } else {
-            try await check.run()
+        @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))), arguments: contract.checks)
+        func urlSessionTransportPasses(check: TransportContract.Check) async throws {
+            // FoundationNetworking aborts the process on these; HeaderCloseTests runs that case in a child process.
+            if check.abortsProcess.contains("URLSessionTransport") { return }
+            if let reason = check.knownLimitations["URLSessionTransport"] {
+                await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
+            } else {
+                try await check.run()
+            }
         }
     }
 }

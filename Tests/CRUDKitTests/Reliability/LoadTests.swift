@@ -99,7 +99,6 @@ extension NetworkTests {
             // bounded, until the sockets this test opened are gone or pooled, each count from one reading.
             let sockets = await ProcessFigures.settledTCPSnapshot(port: outcome.port, within: 10) { snapshot in
                 snapshot.onPort == 0 && snapshot.listeningOnPort == 0 && snapshot.toPort <= maximumPooled
-                    && snapshot.tcpSockets - snapshot.toPort <= before.tcpSockets
             }
             let after = ProcessFigures.now()
             print(
@@ -125,10 +124,9 @@ extension NetworkTests {
             #expect(sockets.onPort == 0, "the stopped server left sockets open: \(sockets)")
             #expect(sockets.listeningOnPort == 0, "the stopped server left its listener open: \(sockets)")
             #expect(sockets.toPort <= maximumPooled)
-            #expect(
-                sockets.tcpSockets - sockets.toPort <= before.tcpSockets,
-                "TCP sockets leaked: \(before.tcpSockets) before, \(sockets.tcpSockets) after, \(sockets.toPort) pooled"
-            )
+            // TCP sockets to other ports are not this test's: suites outside `NetworkTests` (the interop target's,
+            // in the same process) keep connections open while they run, and under AddressSanitizer one outlived
+            // the 10 s wait and failed CI. They are printed, not counted; the descriptor total below has slack.
             // Other suites run beside this one and open files for a moment, so the total gets some slack.
             #expect(
                 sockets.descriptors - sockets.toPort <= before.descriptors + Self.sessionDescriptors,
