@@ -101,8 +101,8 @@ extension JSON {
         return number.uint64Value
     }
 
-    /// The number as a `Decimal` with every digit it was written with (up to `Decimal`'s 38), when this is a
-    /// number that `Decimal` can hold.
+    /// The number as a `Decimal` with every digit it was written with, when this is a number that `Decimal` holds
+    /// exactly (at most 38 significant digits, within its range); `nil` otherwise, never a rounded amount.
     public var decimal: Decimal? {
         guard case .number(let number) = self else { return nil }
         return number.decimalValue

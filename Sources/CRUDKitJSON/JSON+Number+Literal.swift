@@ -55,15 +55,31 @@ extension JSON.Number {
     }
 
     /// The number that `text` (valid JSON number grammar) spells, in the case that holds it exactly: ``int(_:)``
-    /// when it is an integer that fits in `Int64`, ``double(_:)`` when the double is written back with the same
-    /// value, else ``literal(_:)``. `nil` when it is beyond the range of a `Double`.
+    /// when it is an integer that fits in `Int64`, ``literal(_:)`` for any other integer notation, ``double(_:)``
+    /// when the double is written back with the same value, else ``literal(_:)``. `nil` when it is beyond the range
+    /// of a `Double`.
     init?(validText text: String) {
         let digits = JSONDecimalDigits(text.utf8)
+        let integerNotation = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
         guard !digits.isZero else {
-            self = .double(text.utf8.first == UInt8(ascii: "-") ? -0.0 : 0.0)
+            if text.utf8.first == UInt8(ascii: "-") {
+                self = .double(-0.0)
+            } else {
+                self = integerNotation ? .int(0) : .double(0.0)
+            }
             return
         }
         guard let double = Double(text), double.isFinite else { return nil }
+        if integerNotation {
+            // Integer notation stays an integer: `100` is `.int(100)`, and `123000000000000000000000` keeps its
+            // digits (as `1.23e+23` a Python or Ruby server would read a float and round it).
+            if let integer = Int64(text) {
+                self = .int(integer)
+            } else {
+                self = .literal(Literal(validText: text))
+            }
+            return
+        }
         // Up to 15 significant digits a normal double always gives the same decimal back.
         if digits.count <= 15, double.isNormal {
             self = .double(double)

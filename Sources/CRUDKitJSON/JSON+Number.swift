@@ -39,17 +39,27 @@ extension JSON {
         /// The number as an exact `UInt64`, or `nil` when it is negative, has a fraction or does not fit.
         public var uint64Value: UInt64? { exactly(UInt64.self) }
 
-        /// The number as a `Decimal`, as `JSONDecoder` reads it: every digit up to `Decimal`'s 38; `nil` when it is
-        /// beyond `Decimal`'s range.
+        /// The number as a `Decimal` with exactly the value it was written with; `nil` when `Decimal` cannot hold
+        /// it: more than 38 significant digits (`1.000000000000000000000000000000000000001`), or beyond `Decimal`'s
+        /// range. `JSONDecoder` rounds such a number to 38 digits; CRUDKit never changes an amount silently.
         public var decimalValue: Decimal? {
             switch self {
             case .int(let value): return Decimal(value)
             case .double(let value):
                 guard value.isFinite else { return nil }
-                return Decimal(string: value.description, locale: Self.posix)
+                return Self.exactDecimal(value.description)
             case .literal(let literal):
-                return Decimal(string: literal.text, locale: Self.posix)
+                return Self.exactDecimal(literal.text)
             }
+        }
+
+        /// `Decimal(string:)` of `text` when the decimal has the same value as the text, else `nil`
+        /// (`Decimal(string:)` keeps the first 38 significant digits and drops the rest).
+        private static func exactDecimal(_ text: String) -> Decimal? {
+            guard let decimal = Decimal(string: text, locale: posix), decimal.isFinite,
+                JSONDecimalDigits(decimal.description.utf8) == JSONDecimalDigits(text.utf8)
+            else { return nil }
+            return decimal
         }
 
         /// The number as an exact value of an integer type.

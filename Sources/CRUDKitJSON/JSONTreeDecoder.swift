@@ -134,16 +134,23 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     func unboxDouble(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Double {
-        if case .number(let number) = value { return number.doubleValue }
-        throw Self.mismatch(Double.self, value, at: path())
+        guard case .number(let number) = value else { throw Self.mismatch(Double.self, value, at: path()) }
+        let double = number.doubleValue
+        // A number too small for a double (`1e-400`) is refused, as `JSONDecoder` does, rather than read as zero.
+        if double == 0, case .literal(let literal) = number, !literal.digits.isZero {
+            throw Self.corrupted("Parsed JSON number <\(literal)> does not fit in Double.", at: path())
+        }
+        return double
     }
 
     func unboxFloat(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Float {
         let double = try unboxDouble(value, at: path())
-        guard double.magnitude <= Double(Float.greatestFiniteMagnitude) else {
+        let float = Float(double)
+        // Too large, or so small that it would be read as zero (`1e-50`): refused, as `JSONDecoder` does.
+        guard double.magnitude <= Double(Float.greatestFiniteMagnitude), float != 0 || double == 0 else {
             throw Self.corrupted("Parsed JSON number <\(double)> does not fit in Float.", at: path())
         }
-        return Float(double)
+        return float
     }
 
     func unboxInteger<I: FixedWidthInteger>(

@@ -105,6 +105,8 @@ import Testing
         let texts = [
             "1234567890.123456789", "99999999999999999999", "9223372036854775809", "18446744073709551615",
             "-9223372036854775809", "123456789012345678901234567890.5",
+            // Integers beyond Int64 ending in zeros stay integers: as `1.23e+23` a Python server reads a float.
+            "123000000000000000000000", "100000000000000000000", "-10000000000000000000",
         ]
         for text in texts {
             let document = "[\(text)]"
@@ -120,6 +122,67 @@ import Testing
         #expect(text.contains("1234567890.123456789"), "\(text)")
         #expect(text.contains("18446744073709551615"), "\(text)")
         #expect(try JSONDecoder().decode(Invoice.self, from: data) == invoice)
+    }
+
+    /// An amount with more significant digits than `Decimal`'s 38, or beyond its range, is refused, never rounded:
+    /// `JSONDecoder` reads `1.000000000000000000000000000000000000001` as `1`.
+    @Test func decimalRefusesWhatItCannotHoldExactly() throws {
+        let texts = [
+            "1.000000000000000000000000000000000000001", "123456789012345678901234567890123456789012",
+            "3.14159265358979323846264338327950288419716939937510", "1e-200",
+            "1e-400", "1.5e300",
+        ]
+        for text in texts {
+            #expect(throws: DecodingError.self, "\(text)") {
+                try JSONCoding.plain.decode(Box<Decimal>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+            }
+            let json = try JSON(string: text)
+            #expect(json.decimal == nil, "\(text)")
+            #expect(throws: JSONMappingError.self, "\(text)") { try Decimal(json: json) }
+        }
+        // 38 significant digits, trailing zeros beyond them and small exponents are held exactly.
+        let exact = [
+            "12345678901234567890123456789012345678", "1.10000000000000000000000000000000000000000000", "1e-47",
+            "0.00000000000000000000000000000000000000000000001", "1234567890.123456789",
+        ]
+        for text in exact {
+            let decoded = try JSONCoding.plain.decode(Box<Decimal>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+            #expect(decoded.value == Decimal(string: text), "\(text)")
+        }
+    }
+
+    /// Decimals and large unsigned integers are written in integer notation when they are integers: `100`, not
+    /// `100.0`; `10000000000000000000`, not `1e+19`.
+    @Test func integralDecimalsAndUnsignedIntegersAreWrittenAsIntegers() throws {
+        let decimals = try ["100", "0", "120000000000000000000000", "-5"].map { try #require(Decimal(string: $0)) }
+        #expect(
+            String(decoding: try JSONCoding.plain.encode(decimals), as: UTF8.self)
+                == "[100,0,120000000000000000000000,-5]")
+        #expect(try JSON(data: JSONCoding.plain.encode(decimals)) == decimals.jsonValue)
+        #expect(try decimals.jsonValue.jsonString() == "[100,0,120000000000000000000000,-5]")
+        let counters: [UInt64] = [10_000_000_000_000_000_000, 18_000_000_000_000_000_000]
+        #expect(
+            String(decoding: try JSONCoding.plain.encode(counters), as: UTF8.self)
+                == "[10000000000000000000,18000000000000000000]")
+        #expect(try JSONCoding.plain.decode([UInt64].self, from: JSONCoding.plain.encode(counters)) == counters)
+    }
+
+    /// A non-zero number too small for the type is refused, as `JSONDecoder` refuses it, rather than read as zero.
+    @Test func underflowIsRefusedNotReadAsZero() {
+        for text in ["1e-400", "-2e-330"] {
+            #expect(throws: DecodingError.self) {
+                try JSONCoding.plain.decode(Box<Double>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+            }
+        }
+        for text in ["1e-50", "1e-46", "-1e-400"] {
+            #expect(throws: DecodingError.self) {
+                try JSONCoding.plain.decode(Box<Float>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+            }
+            Self.expectSameAsFoundation(Float.self, text)
+        }
+        Self.expectSameAsFoundation(Float.self, "1e-45")
+        Self.expectSameAsFoundation(Double.self, "4.9e-324")
+        Self.expectSameAsFoundation(Double.self, "0e-400")
     }
 
     @Test func readModifyWriteKeepsAmountAndCounter() throws {
