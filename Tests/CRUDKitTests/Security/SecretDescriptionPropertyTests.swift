@@ -89,8 +89,12 @@ import Testing
         ]
     }
 
+    /// `print`, `debugPrint` and `dump` (which walks the value with `Mirror`: every stored property unless the type
+    /// says otherwise).
     static func renderings(of value: some Any) -> [String] {
-        ["\(value)", String(reflecting: value)]
+        var dumped = ""
+        dump(value, to: &dumped)
+        return ["\(value)", String(reflecting: value), dumped]
     }
 
     /// The values a person prints while building a request: headers, a query or form, a body, a typed request,
