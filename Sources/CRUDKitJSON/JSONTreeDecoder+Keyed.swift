@@ -38,10 +38,19 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func lookup(_ key: Key) -> JSON? {
         let name = key.stringValue
-        guard convertedKeys != nil else { return object[name] }
-        decoder.keyComparisons += 1
-        guard let position = convertedPositions[name] else { return nil }
-        return members[position].value
+        if convertedKeys == nil {
+            if let value = object[name] { return value }
+        } else {
+            decoder.keyComparisons += 1
+            if let position = convertedPositions[name] { return members[position].value }
+        }
+        guard decoder.convertsSnakeCase else { return nil }
+        // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not
+        // `imageURL`: `JSONDecoder` leaves such a property out (nil for an optional, so a read-modify-write PUT
+        // clears the server's value). Matching what the encoder writes reads back every key it writes.
+        let written = JSONKeyConversion.snakeCase(fromCamelCase: name)
+        guard written != name else { return nil }
+        return object[written]
     }
 
     private func require(_ key: Key) throws -> JSON {
