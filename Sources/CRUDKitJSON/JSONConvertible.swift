@@ -76,8 +76,20 @@ extension JSON {
         }
     }
 
+    /// The error for a mapping nested deeper than the thread's stack holds (in a frame of its own, so that
+    /// ``map(_:as:at:)``, which every level of a recursive mapping goes through, stays small).
+    @inline(never)
+    private static func nestedTooDeeply() -> JSONMappingError {
+        JSONMappingError(
+            keyPath: "", expected: "a value nested less deeply",
+            found: "models nested deeper than this thread's stack holds")
+    }
+
     static func map<T: JSONConvertible>(_ value: JSON, as type: T.Type, at step: JSONPathComponent) throws -> T {
+        // A recursive mapping (`replies: [Comment]`) nests one `init(json:)` in another: refuse to go on when the
+        // thread's stack is nearly used up (see `StackLimit`), rather than crash.
         do {
+            if StackLimit.isNearlyExhausted() { throw nestedTooDeeply() }
             return try T(json: value)
         } catch let error as JSONMappingError {
             throw error.prefixed(with: step)

@@ -14,6 +14,8 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     let convertsSnakeCase: Bool
     let dates: JSONCoding.DateCoding
     private var convertedKeys: [String: String] = [:]
+    /// How many models deep ``unbox(_:as:at:)`` is now.
+    private var depth = 0
     /// How many keys the keyed containers compared while looking keys up: a check that lookups stay linear in
     /// the number of members (tests read it; nothing else does).
     var keyComparisons = 0
@@ -96,11 +98,23 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         if T.self == JSON.self, let value = value as? T { return value }
         // The special cases live in their own frame, so the frame that recurses into nested models stays small.
         if let special = try unboxSpecial(value, as: T.self, at: path) { return special }
+        depth += 1
+        defer { depth -= 1 }
+        if depth > StackLimit.checkedDepth { try checkStack(at: path()) }
         let (savedValue, savedPath) = (self.value, self.path)
         self.value = value
         self.path = path()
         defer { (self.value, self.path) = (savedValue, savedPath) }
         return try T(from: self)
+    }
+
+    /// Refuses to go deeper when the thread's stack is nearly used up (see ``StackLimit``).
+    @inline(never)
+    private func checkStack(at path: CodingPathNode) throws {
+        guard StackLimit.isNearlyExhausted() else { return }
+        throw Self.corrupted(
+            "The document nests models \(depth) deep, more than this thread's stack holds; decode it on a thread with a larger stack.",
+            at: path)
     }
 
     /// `Date`, `URL`, `Data`, `Decimal` and string-keyed dictionaries, decoded their own way; `nil` for any other

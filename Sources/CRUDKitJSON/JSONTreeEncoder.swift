@@ -49,6 +49,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     /// Whether a keyed `encodeIfPresent(nil)` writes `null` (``JSONCoding/NilEncoding/null``) or nothing.
     let writesNil: Bool
     private let keyCache: KeyCache
+    /// How many values deep this encoder sits in the document.
+    private let depth: Int
 
     /// Converted keys shared by every encoder of one document.
     final class KeyCache {
@@ -57,25 +59,27 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
 
     private init(
         path: CodingPathNode, convertsSnakeCase: Bool, dates: JSONCoding.DateCoding, writesNil: Bool,
-        keyCache: KeyCache
+        keyCache: KeyCache, depth: Int
     ) {
         self.path = path
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
         self.writesNil = writesNil
         self.keyCache = keyCache
+        self.depth = depth
     }
 
     static func encodeRoot<T: Encodable>(_ value: T, coding: JSONCoding) throws -> JSON {
         let encoder = JSONTreeEncoder(
             path: .root, convertsSnakeCase: coding.convertsSnakeCase, dates: coding.dates,
-            writesNil: coding.nilEncoding == .null, keyCache: KeyCache())
+            writesNil: coding.nilEncoding == .null, keyCache: KeyCache(), depth: 0)
         return try encoder.box(value, at: .root)
     }
 
     func child(at path: CodingPathNode) -> JSONTreeEncoder {
         JSONTreeEncoder(
-            path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, writesNil: writesNil, keyCache: keyCache)
+            path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, writesNil: writesNil, keyCache: keyCache,
+            depth: depth + 1)
     }
 
     var codingPath: [any CodingKey] { path.keys }
@@ -156,8 +160,22 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
             return try dictionary.encodeWithoutKeyConversion(encoder: self, path: path())
         }
         let encoder = child(at: path())
+        if encoder.depth > StackLimit.checkedDepth { try encoder.checkStack(value) }
         try value.encode(to: encoder)
         return encoder.result
+    }
+
+    /// Refuses to go deeper when the thread's stack is nearly used up (see ``StackLimit``).
+    @inline(never)
+    private func checkStack(_ value: Any) throws {
+        guard StackLimit.isNearlyExhausted() else { return }
+        throw EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: path.keys,
+                debugDescription:
+                    "The value nests \(depth) levels deep, more than this thread's stack holds; encode it on a thread with a larger stack."
+            ))
     }
 
     func boxInteger<I: BinaryInteger>(_ value: I) -> JSON {
