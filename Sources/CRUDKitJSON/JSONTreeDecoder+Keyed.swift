@@ -48,7 +48,7 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not
         // `imageURL`: `JSONDecoder` leaves such a property out (nil for an optional, so a read-modify-write PUT
         // clears the server's value). Matching what the encoder writes reads back every key it writes.
-        let written = JSONKeyConversion.snakeCase(fromCamelCase: name)
+        let written = decoder.written(name)
         guard written != name else { return nil }
         return object[written]
     }

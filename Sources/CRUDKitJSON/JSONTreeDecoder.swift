@@ -14,6 +14,7 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     let convertsSnakeCase: Bool
     let dates: JSONCoding.DateCoding
     private var convertedKeys: [String: String] = [:]
+    private var writtenKeys: [String: String] = [:]
     /// How many models deep ``unbox(_:as:at:)`` is now.
     private var depth = 0
     /// How many keys the keyed containers compared while looking keys up: a check that lookups stay linear in
@@ -46,6 +47,15 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     /// A separate decoder for `superDecoder()`.
     func child(value: JSON, path: CodingPathNode) -> JSONTreeDecoder {
         JSONTreeDecoder(value: value, path: path, parent: self)
+    }
+
+    /// The snake_case form the encoder writes for a property name (`imageURL` → `image_url`), cached for the
+    /// document.
+    func written(_ name: String) -> String {
+        if let known = writtenKeys[name] { return known }
+        let written = JSONKeyConversion.snakeCase(fromCamelCase: name)
+        writtenKeys[name] = written
+        return written
     }
 
     /// The camelCase form of a snake_case key, cached for the document.
