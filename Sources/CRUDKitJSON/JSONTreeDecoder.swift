@@ -106,6 +106,12 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     /// Decodes any `Decodable` from `value`, which sits at `path`.
     func unbox<T: Decodable>(_ value: JSON, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         if T.self == JSON.self, let value = value as? T { return value }
+        // The commonest leaves without a trip through `T(from:)` (a dictionary or array of them, say). `T` is
+        // exactly the type compared, so the bit casts are no-ops.
+        if T.self == String.self, case .string(let text) = value { return unsafeBitCast(text, to: T.self) }
+        if T.self == Int.self, case .number(let number) = value, let exact = number.exactly(Int.self) {
+            return unsafeBitCast(exact, to: T.self)
+        }
         // The special cases live in their own frame, so the frame that recurses into nested models stays small.
         if let special = try unboxSpecial(value, as: T.self, at: path) { return special }
         depth += 1
