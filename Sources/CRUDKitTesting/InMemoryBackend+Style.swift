@@ -26,6 +26,10 @@ extension InMemoryBackend {
         public var putOmissions: PutOmissions
         /// What a PATCH does with a `null` member.
         public var patchNulls: PatchNulls
+        /// Whether a PATCH merges a nested object into the stored one member by member (`true`: JSON Merge Patch,
+        /// RFC 7396) or stores the object it carries in place of the old one (`false`: Rails, Django REST
+        /// framework, FastAPI and Vapor, which replace a JSON column or nested struct with what they were sent).
+        public var patchMergesObjects: Bool
         /// How collections registered without an ``IDStrategy`` of their own get ids.
         public var defaultIDs: IDStrategy
         /// Query parameters that are never read as filters (besides the pagination parameters).
@@ -43,6 +47,7 @@ extension InMemoryBackend {
         ///   - ignoredQueryParameters: Query parameters never read as filters.
         ///   - putOmissions: What a PUT does to a stored key its body leaves out.
         ///   - patchNulls: What a PATCH does with a `null` member.
+        ///   - patchMergesObjects: Whether a PATCH merges nested objects member by member (`true`) or replaces them.
         ///   - defaultIDs: How collections registered without an id strategy get ids.
         public init(
             trailingSlash: TrailingSlash = .never,
@@ -53,6 +58,7 @@ extension InMemoryBackend {
             ignoredQueryParameters: Set<String> = ["format", "fields", "include", "sort", "ordering"],
             putOmissions: PutOmissions = .removed,
             patchNulls: PatchNulls = .clear,
+            patchMergesObjects: Bool = true,
             defaultIDs: IDStrategy = .incrementing
         ) {
             self.trailingSlash = trailingSlash
@@ -63,38 +69,43 @@ extension InMemoryBackend {
             self.ignoredQueryParameters = ignoredQueryParameters
             self.putOmissions = putOmissions
             self.patchNulls = patchNulls
+            self.patchMergesObjects = patchMergesObjects
             self.defaultIDs = defaultIDs
         }
 
         /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
         /// 301), the `{count, next, previous, results}` envelope with `page`/`page_size`, field errors as 400
         /// `{"age": ["…"]}`, 201 with the object, no `Location`; a PUT keeps the stored value of a key it leaves
-        /// out (a serializer saves only the fields it was given).
+        /// out (a serializer saves only the fields it was given), and a PATCH replaces a nested object (a
+        /// `JSONField`) with the one it carries.
         public static let drf = Style(
             trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object,
-            putOmissions: .kept)
+            putOmissions: .kept, patchMergesObjects: false)
 
         /// A Rails API: no trailing slash, api-pagination's `page`/`per_page` with a plain array, `Link`, `Total`
         /// and `Per-Page` (see ``Pagination/apiPagination(pageSize:maxPageSize:)``), 422 `{"errors": {…}}`, 201 with
         /// the object and a `Location` header; a PUT keeps the stored value of a key it leaves out
-        /// (`update(person_params)` assigns only the keys given).
+        /// (`update(person_params)` assigns only the keys given), and a PATCH replaces a nested object (a `jsonb`
+        /// column) with the one it carries.
         public static let rails = Style(
             trailingSlash: .never, pagination: .apiPagination(), errors: .rails, createAnswer: .objectWithLocation,
-            putOmissions: .kept)
+            putOmissions: .kept, patchMergesObjects: false)
 
         /// FastAPI: no trailing slash, `offset`/`limit` with a plain array, `Link` and `x-total-count` (see
         /// ``Pagination/offsetLinkHeader(limit:maxLimit:)``), 422 `{"detail": [{"loc": …}]}`, 201 with the object;
-        /// a PUT replaces the whole object (a key it leaves out falls back to its default).
+        /// a PUT replaces the whole object (a key it leaves out falls back to its default), and a PATCH replaces a
+        /// nested object with the one it carries (`model_copy(update:)` is shallow).
         public static let fastAPI = Style(
-            trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI)
+            trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI, patchMergesObjects: false)
 
         /// Vapor 4 with Fluent: no trailing slash, `{"items", "metadata": {"page", "per", "total"}}` for
         /// `?page=&per=` (see ``Pagination/vaporPage(per:maxPer:)``), 400 `{"error": true, "reason": "…"}` (and
         /// 404 `{"error": true, "reason": "Not Found"}`), 200 with the created object and no `Location`,
-        /// upper-case UUID ids, a PUT that replaces the whole object and a PATCH that ignores `null`.
+        /// upper-case UUID ids, a PUT that replaces the whole object and a PATCH that ignores `null` and replaces a
+        /// nested object with the one it carries.
         public static let vapor = Style(
             trailingSlash: .never, pagination: .vaporPage(), errors: .vapor, createAnswer: .objectWith200,
-            patchNulls: .ignore, defaultIDs: .uppercaseUUID)
+            patchNulls: .ignore, patchMergesObjects: false, defaultIDs: .uppercaseUUID)
     }
 
     /// What a PATCH does with a member whose value is `null`.

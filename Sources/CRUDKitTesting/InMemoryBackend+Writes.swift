@@ -46,7 +46,7 @@ extension InMemoryBackend {
             updated = row.object
             for (key, change) in members where key != collection.idKey && key != collection.parentKey {
                 if change.isNull, style.patchNulls == .ignore { continue }
-                if case .object = change, let current = updated[key], case .object = current {
+                if style.patchMergesObjects, case .object = change, let current = updated[key], case .object = current {
                     updated[key] = current.applyingMergePatch(change)
                 } else {
                     updated[key] = change

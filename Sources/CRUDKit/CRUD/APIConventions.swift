@@ -1,20 +1,20 @@
 import Foundation
 
 /// What a family of servers expects, set in one go: trailing slash, query list style, pagination, error body
-/// shape and authorization scheme.
+/// shape, authorization scheme, and how `PUT` and `PATCH` bodies are written.
 ///
 /// ```swift
 /// let api = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
 /// ```
 ///
-/// | preset | trailing slash | lists in queries | pagination | errors | `Authorization` |
-/// |---|---|---|---|---|---|
-/// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` |
-/// | ``djangoREST`` | always (`/people/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` |
-/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` |
-/// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | FastAPI `detail` | `Bearer` |
-/// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` |
-/// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` |
+/// | preset | trailing slash | lists in queries | pagination | errors | `Authorization` | nested object in `PATCH` |
+/// |---|---|---|---|---|---|---|
+/// | ``standard`` | as given | `tags[]=a` | ``Pagination/automatic`` | automatic | `Bearer` | member by member |
+/// | ``djangoREST`` | always (`/12/`) | `tags=a&tags=b` | `{count, next, previous, results}` | DRF | `Token` | whole |
+/// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` | whole |
+/// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | `detail` | `Bearer` | whole |
+/// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` | whole |
+/// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` | whole |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
     public var name: String
@@ -39,6 +39,14 @@ public struct APIConventions: Sendable, Hashable {
     /// (``Updatable/update(from:)->Self``) sends `null` for what became `nil`; ``JSONAttribute/absent`` is
     /// never sent.
     public var putNilEncoding: JSONCoding.NilEncoding
+    /// Whether a `PATCH` (``Updatable/update(from:)->Self``) diffs a changed nested object member by member
+    /// (`true`, ``standard``: a JSON Merge Patch, RFC 7396, for servers that merge it) or sends the changed
+    /// top-level field whole (`false`, every framework preset).
+    ///
+    /// Rails, Django REST framework, FastAPI and Vapor replace a nested value (a JSON column, a nested struct) with
+    /// the one a `PATCH` carries: sent member by member, `{"settings": {"theme": "light"}}` would drop every other
+    /// member of `settings` on the server. Sent whole, the server keeps exactly what the model holds.
+    public var diffsNestedObjects: Bool
     /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
     /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
     public var coding: JSONCoding?
@@ -53,6 +61,8 @@ public struct APIConventions: Sendable, Hashable {
     ///   - authorizationScheme: The `Authorization` scheme for tokens.
     ///   - putNilEncoding: What a `nil` optional becomes in a `PUT` body (`null` unless told otherwise).
     ///   - coding: The server's keys and dates, or `nil` to leave the API's coding alone.
+    ///   - diffsNestedObjects: Whether a `PATCH` diffs nested objects member by member (`true`, for a server that
+    ///     merges them) or sends a changed nested object whole.
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
@@ -61,7 +71,8 @@ public struct APIConventions: Sendable, Hashable {
         errorShape: ServerErrorShape = .automatic,
         authorizationScheme: String = "Bearer",
         putNilEncoding: JSONCoding.NilEncoding = .null,
-        coding: JSONCoding? = nil
+        coding: JSONCoding? = nil,
+        diffsNestedObjects: Bool = true
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -71,6 +82,7 @@ public struct APIConventions: Sendable, Hashable {
         self.authorizationScheme = authorizationScheme
         self.putNilEncoding = putNilEncoding
         self.coding = coding
+        self.diffsNestedObjects = diffsNestedObjects
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
@@ -83,20 +95,21 @@ public struct APIConventions: Sendable, Hashable {
     /// `non_field_errors`, `detail`), and `Authorization: Token <key>`.
     public static let djangoREST = APIConventions(
         name: "djangoREST", trailingSlash: .always, queryStyle: .repeatedKeys, pagination: .djangoREST,
-        errorShape: .djangoREST, authorizationScheme: "Token")
+        errorShape: .djangoREST, authorizationScheme: "Token", diffsNestedObjects: false)
 
     /// Rails: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/rails`` (a `Link` header with the
     /// total in `X-Total-Count` or api-pagination's `Total`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`,
     /// `Bearer` tokens.
     public static let rails = APIConventions(
-        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails)
+        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails, diffsNestedObjects: false)
 
     /// FastAPI: no trailing slash, repeated keys for lists (`?tags=a&tags=b`, what `List[str] = Query()` reads),
     /// ``Pagination/automatic`` (a plain array with a `Link` header for `?offset=&limit=` and the total in
     /// `x-total-count`, followed link by link so a server-side `limit` cap never cuts the walk short), FastAPI's
     /// 422 `{"detail": [{"loc": […], "msg": …}]}` errors, `Bearer` tokens.
     public static let fastAPI = APIConventions(
-        name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI)
+        name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI,
+        diffsNestedObjects: false)
 
     /// Vapor 4 with Fluent: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/vapor``
     /// (`{"items", "metadata": {"page", "per", "total"}}` for `?page=&per=`), ``JSONCoding/vapor`` (keys as declared,
@@ -109,13 +122,14 @@ public struct APIConventions: Sendable, Hashable {
     /// only the changes, but a Vapor `PATCH` DTO of optionals usually ignores `null`: it can set fields, not clear
     /// them; clear a field with `update()`.
     public static let vapor = APIConventions(
-        name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor)
+        name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor, diffsNestedObjects: false)
 
     /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
     /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
     public static let jsonAPI = APIConventions(
         name: "jsonAPI", trailingSlash: .never,
-        pagination: .envelope(items: "data", next: "links.next", total: "meta.total"), errorShape: .jsonAPI)
+        pagination: .envelope(items: "data", next: "links.next", total: "meta.total"), errorShape: .jsonAPI,
+        diffsNestedObjects: false)
 
     /// The `Authorization` header for `token` in this convention's scheme (`Token abc…` for DRF).
     /// - Parameter token: The token or key.

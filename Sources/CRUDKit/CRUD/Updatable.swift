@@ -20,9 +20,12 @@ extension ResourceScope where Model: Updatable {
     /// ``replacement(for:)``), or with `original`, sends only what changed from it (`PATCH /people/{id}` with a
     /// JSON Merge Patch, RFC 7396).
     ///
-    /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` is sent as `null`; nested
-    /// objects are diffed member by member; arrays are sent whole. When nothing differs, nothing is sent and `model`
-    /// is returned as it is (read it again if you need the server's latest copy).
+    /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` is sent as `null`; arrays are
+    /// sent whole. A changed nested object is diffed member by member with the ``APIConventions/standard``
+    /// conventions, and sent whole with a framework preset (``APIConventions/diffsNestedObjects``: Rails, Django
+    /// REST framework, FastAPI and Vapor replace a nested value with what the `PATCH` carries). When nothing
+    /// differs, nothing is sent and `model` is returned as it is (read it again if you need the server's latest
+    /// copy).
     ///
     /// ```swift
     /// let replaced = try await Person.scope.update(edited)              // PUT
@@ -46,8 +49,16 @@ extension ResourceScope where Model: Updatable {
     /// ``CRUDResource/objectKey`` when there is one.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
     public func patch(for model: Model, from original: Model) throws -> JSON {
+        Model.wrap(try changes(to: model, from: original))
+    }
+
+    /// The merge patch from `original` to `model`, unwrapped; nested objects diffed member by member only when the
+    /// API's conventions say the server merges them (``APIConventions/diffsNestedObjects``).
+    private func changes(to model: Model, from original: Model) throws -> JSON {
         let coding = self.coding
-        return Model.wrap(try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding)))
+        return try model.encoded(coding: coding).diff(
+            from: try original.encoded(coding: coding),
+            recursive: api.configuration.conventions.diffsNestedObjects)
     }
 
     /// The body ``update(_:from:)->Model`` sends without `original` (`PUT`): every attribute, `nil` optionals as `null` unless the model's
@@ -75,8 +86,7 @@ extension ResourceScope where Model: Updatable {
         _ model: Model, from original: Model, conditions: HTTPHeaders = [:]
     ) async throws -> (Model, HTTPResponse)? {
         let id = try model.requireID(for: .update)
-        let coding = self.coding
-        let changes = try model.encoded(coding: coding).diff(from: try original.encoded(coding: coding))
+        let changes = try changes(to: model, from: original)
         if let object = changes.object, object.isEmpty { return nil }
         let endpoint = try memberEndpoint(for: .update, segment: id)
         let response = try await exchange(

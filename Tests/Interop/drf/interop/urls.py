@@ -1,13 +1,14 @@
 """Routes: DefaultRouter with /people/, /people/{id}/, the nested /people/{person_pk}/posts/,
-/secure-people/ (token) and /secure/people/ (Basic first, then token)."""
+/secure-people/ (token), /secure/people/ (Basic first, then token) and /profiles/ (a nested JSON field)."""
 from rest_framework.routers import DefaultRouter
 
-from people.views import BasicSecurePersonViewSet, PersonViewSet, PostViewSet, SecurePersonViewSet
+from people.views import BasicSecurePersonViewSet, PersonViewSet, PostViewSet, ProfileViewSet, SecurePersonViewSet
 
 router = DefaultRouter()  # trailing_slash=True: every route ends with "/"
 router.register(r"people", PersonViewSet, basename="person")
 router.register(r"people/(?P<person_pk>[^/.]+)/posts", PostViewSet, basename="person-post")
 router.register(r"secure-people", SecurePersonViewSet, basename="secure-person")
 router.register(r"secure/people", BasicSecurePersonViewSet, basename="basic-secure-person")
+router.register(r"profiles", ProfileViewSet, basename="profile")
 
 urlpatterns = router.urls

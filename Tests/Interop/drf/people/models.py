@@ -23,3 +23,13 @@ class Post(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class Profile(models.Model):
+    """A resource with a nested JSON object, to show what a PATCH does to it: DRF replaces a JSONField with the
+    value the PATCH sends (it does not merge nested members)."""
+    name = models.CharField(max_length=100)
+    settings = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["id"]

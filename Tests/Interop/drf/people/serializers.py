@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from .models import Person, Post
+from .models import Person, Post, Profile
 
 
 class PersonSerializer(serializers.ModelSerializer):
@@ -24,3 +24,10 @@ class PostSerializer(serializers.ModelSerializer):
         model = Post
         fields = ["id", "person", "title", "body"]
         read_only_fields = ["id", "person"]  # the person comes from the URL
+
+
+class ProfileSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Profile
+        fields = ["id", "name", "settings"]
+        read_only_fields = ["id"]

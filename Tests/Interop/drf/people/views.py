@@ -3,8 +3,8 @@ from rest_framework import serializers, viewsets
 from rest_framework.authentication import BasicAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
 
-from .models import Person, Post
-from .serializers import PersonSerializer, PostSerializer
+from .models import Person, Post, Profile
+from .serializers import PersonSerializer, PostSerializer, ProfileSerializer
 
 
 def _int_param(params, name):
@@ -65,3 +65,10 @@ class PostViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer):
         serializer.save(person=self.get_person())
+
+
+class ProfileViewSet(viewsets.ModelViewSet):
+    """/profiles/ and /profiles/{id}/: a name and a nested JSON object (`settings`), which a PATCH replaces whole."""
+
+    queryset = Profile.objects.all()
+    serializer_class = ProfileSerializer
