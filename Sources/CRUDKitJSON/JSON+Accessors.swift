@@ -103,9 +103,15 @@ extension JSON {
 
     /// The number as a `Decimal` with every digit it was written with, when this is a number that `Decimal` holds
     /// exactly (at most 38 significant digits, within its range); `nil` otherwise, never a rounded amount.
+    ///
+    /// A string that is exactly a JSON number (`"12.50"`) counts too: Django REST framework and Rails send
+    /// decimal amounts that way.
     public var decimal: Decimal? {
-        guard case .number(let number) = self else { return nil }
-        return number.decimalValue
+        switch self {
+        case .number(let number): number.decimalValue
+        case .string(let text): Number(decimalText: text)?.decimalValue
+        default: nil
+        }
     }
 
     /// The number as a `Double`, when this is a number.

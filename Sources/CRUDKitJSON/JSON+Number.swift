@@ -53,6 +53,18 @@ extension JSON {
             }
         }
 
+        /// The number written in `text`, when `text` is exactly one JSON number (`"12.50"`, `"-3"`, `"1e3"`: no
+        /// spaces, no `+`, no `NaN`); `nil` otherwise. Django REST framework and Rails send decimal amounts as such
+        /// strings, so that no JSON parser reads them as a `Double`.
+        package init?(decimalText text: String) {
+            let bytes = text.utf8
+            guard let first = bytes.first, let last = bytes.last, bytes.count <= 1_024,
+                first == UInt8(ascii: "-") || JSONDecimalDigits.isDigit(first), JSONDecimalDigits.isDigit(last),
+                case .number(let number) = try? JSON(string: text)
+            else { return nil }
+            self = number
+        }
+
         /// `Decimal(string:)` of `text` when the decimal has the same value as the text, else `nil`
         /// (`Decimal(string:)` keeps the first 38 significant digits and drops the rest).
         private static func exactDecimal(_ text: String) -> Decimal? {

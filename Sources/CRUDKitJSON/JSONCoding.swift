@@ -74,6 +74,16 @@ public struct JSONCoding: Sendable, Hashable {
     /// ``NilEncoding/null`` for the body of a `PUT` (see `APIConventions.putNilEncoding`). With
     /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
     public var nilEncoding: NilEncoding
+    /// Whether a `Decimal` property is written as a JSON string of its exact digits (`"123456789012345678.91"`)
+    /// instead of a number (default `false`). A `Decimal` reads either form.
+    ///
+    /// Django REST framework, Rails and FastAPI send decimal amounts as strings and read a JSON number as a
+    /// `Double` before making it a decimal, so a number with more than 15 significant digits is rounded on the
+    /// server: `123456789012345678.91` was stored as `123456789012345680.00` by DRF. Their conventions
+    /// (``APIConventions/djangoREST`` and the others) set this. With `true` the native encoder is used whatever
+    /// ``engine`` says: `JSONEncoder` has no such option. (`JSONDecoder`, the ``Engine/foundation`` engine, reads a
+    /// `Decimal` only from a number; the native decoder reads both.)
+    public var writesDecimalsAsStrings: Bool
 
     /// Settings; the defaults convert snake_case keys and use ISO-8601 dates.
     /// - Parameters:
@@ -83,13 +93,15 @@ public struct JSONCoding: Sendable, Hashable {
     ///   - writing: Layout of encoded bodies.
     ///   - engine: Which implementation to use.
     ///   - nilEncoding: What a `nil` optional property becomes when encoding.
+    ///   - writesDecimalsAsStrings: Whether a `Decimal` is written as a string of its digits.
     public init(
         convertsSnakeCase: Bool = true,
         dates: DateCoding = .iso8601,
         parsing: JSON.ParsingOptions = .default,
         writing: JSON.WritingOptions = [],
         engine: Engine = .native,
-        nilEncoding: NilEncoding = .omit
+        nilEncoding: NilEncoding = .omit,
+        writesDecimalsAsStrings: Bool = false
     ) {
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
@@ -97,6 +109,7 @@ public struct JSONCoding: Sendable, Hashable {
         self.writing = writing
         self.engine = engine
         self.nilEncoding = nilEncoding
+        self.writesDecimalsAsStrings = writesDecimalsAsStrings
     }
 
     /// snake_case keys and ISO-8601 dates.
@@ -159,7 +172,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// - Returns: UTF-8 JSON bytes.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        if nilEncoding == .null { return try encodeJSON(value).data(options: writing) }
+        if nilEncoding == .null || writesDecimalsAsStrings { return try encodeJSON(value).data(options: writing) }
         switch engine {
         case .native: return try encodeJSON(value).data(options: writing)
         case .foundation: return try makeJSONEncoder().encode(value)
@@ -171,7 +184,9 @@ public struct JSONCoding: Sendable, Hashable {
     /// - Returns: The value.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
-        if nilEncoding == .null { return try JSONTreeEncoder.encodeRoot(value, coding: self) }
+        if nilEncoding == .null || writesDecimalsAsStrings {
+            return try JSONTreeEncoder.encodeRoot(value, coding: self)
+        }
         switch engine {
         case .native: return try JSONTreeEncoder.encodeRoot(value, coding: self)
         case .foundation: return try JSON(data: makeJSONEncoder().encode(value))

@@ -226,7 +226,15 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     private func unboxDecimal(_ value: JSON, at path: CodingPathNode) throws -> Decimal {
-        guard case .number(let number) = value else { throw Self.mismatch(Decimal.self, value, at: path) }
+        // A string that is exactly a JSON number is an amount too (Django REST framework and Rails send `"12.50"`).
+        let number: JSON.Number
+        switch value {
+        case .number(let value): number = value
+        case .string(let text):
+            guard let value = JSON.Number(decimalText: text) else { throw Self.mismatch(Decimal.self, value, at: path) }
+            number = value
+        default: throw Self.mismatch(Decimal.self, value, at: path)
+        }
         // From the number's text, as JSONDecoder does: a literal such as `1234567890.123456789` keeps every digit.
         guard let decimal = number.decimalValue else {
             throw Self.corrupted("Parsed JSON number <\(number)> does not fit in Decimal.", at: path)

@@ -48,6 +48,8 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     let dates: JSONCoding.DateCoding
     /// Whether a keyed `encodeIfPresent(nil)` writes `null` (``JSONCoding/NilEncoding/null``) or nothing.
     let writesNil: Bool
+    /// Whether a `Decimal` is written as a string of its digits (``JSONCoding/writesDecimalsAsStrings``).
+    let writesDecimalsAsStrings: Bool
     private let keyCache: KeyCache
     /// How many values deep this encoder sits in the document.
     private let depth: Int
@@ -59,12 +61,13 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
 
     private init(
         path: CodingPathNode, convertsSnakeCase: Bool, dates: JSONCoding.DateCoding, writesNil: Bool,
-        keyCache: KeyCache, depth: Int
+        writesDecimalsAsStrings: Bool, keyCache: KeyCache, depth: Int
     ) {
         self.path = path
         self.convertsSnakeCase = convertsSnakeCase
         self.dates = dates
         self.writesNil = writesNil
+        self.writesDecimalsAsStrings = writesDecimalsAsStrings
         self.keyCache = keyCache
         self.depth = depth
     }
@@ -72,14 +75,15 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     static func encodeRoot<T: Encodable>(_ value: T, coding: JSONCoding) throws -> JSON {
         let encoder = JSONTreeEncoder(
             path: .root, convertsSnakeCase: coding.convertsSnakeCase, dates: coding.dates,
-            writesNil: coding.nilEncoding == .null, keyCache: KeyCache(), depth: 0)
+            writesNil: coding.nilEncoding == .null, writesDecimalsAsStrings: coding.writesDecimalsAsStrings,
+            keyCache: KeyCache(), depth: 0)
         return try encoder.box(value, at: .root)
     }
 
     func child(at path: CodingPathNode) -> JSONTreeEncoder {
         JSONTreeEncoder(
-            path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, writesNil: writesNil, keyCache: keyCache,
-            depth: depth + 1)
+            path: path, convertsSnakeCase: convertsSnakeCase, dates: dates, writesNil: writesNil,
+            writesDecimalsAsStrings: writesDecimalsAsStrings, keyCache: keyCache, depth: depth + 1)
     }
 
     var codingPath: [any CodingKey] { path.keys }
@@ -221,14 +225,16 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         }
     }
 
-    /// Every digit of the decimal, as `JSONEncoder` writes it (but a NaN decimal is refused, not written as `NaN`).
+    /// Every digit of the decimal, as `JSONEncoder` writes it (but a NaN decimal is refused, not written as `NaN`);
+    /// the same digits as a string when ``writesDecimalsAsStrings``.
     private func boxDecimal(_ decimal: Decimal, at path: CodingPathNode) throws -> JSON {
-        guard decimal.isFinite, let number = JSON.Number(validText: decimal.description) else {
+        let text = decimal.description
+        guard decimal.isFinite, let number = JSON.Number(validText: text) else {
             throw EncodingError.invalidValue(
                 decimal,
                 .init(codingPath: path.keys, debugDescription: "Unable to encode Decimal.nan directly in JSON."))
         }
-        return .number(number)
+        return writesDecimalsAsStrings ? .string(text) : .number(number)
     }
 }
 

@@ -47,6 +47,14 @@ public struct APIConventions: Sendable, Hashable {
     /// the one a `PATCH` carries: sent member by member, `{"settings": {"theme": "light"}}` would drop every other
     /// member of `settings` on the server. Sent whole, the server keeps exactly what the model holds.
     public var diffsNestedObjects: Bool
+    /// Whether `Decimal` properties of the bodies an ``API`` encodes (models, `.json(_:)` bodies) are written as
+    /// strings of their digits (`"12.50"`, ``JSONCoding/writesDecimalsAsStrings``), whatever coding they use.
+    ///
+    /// `true` for ``djangoREST``, ``rails`` and ``fastAPI``: they send decimals as strings and read a JSON number as
+    /// a `Double` first, which rounds an amount of more than 15 significant digits (DRF stored
+    /// `123456789012345678.91` as `123456789012345680.00`). `false` for the others (Vapor's `JSONDecoder` reads a
+    /// `Decimal` only from a number).
+    public var writesDecimalsAsStrings: Bool
     /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
     /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
     public var coding: JSONCoding?
@@ -63,6 +71,7 @@ public struct APIConventions: Sendable, Hashable {
     ///   - coding: The server's keys and dates, or `nil` to leave the API's coding alone.
     ///   - diffsNestedObjects: Whether a `PATCH` diffs nested objects member by member (`true`, for a server that
     ///     merges them) or sends a changed nested object whole.
+    ///   - writesDecimalsAsStrings: Whether `Decimal` properties are written as strings of their digits.
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
@@ -72,7 +81,8 @@ public struct APIConventions: Sendable, Hashable {
         authorizationScheme: String = "Bearer",
         putNilEncoding: JSONCoding.NilEncoding = .null,
         coding: JSONCoding? = nil,
-        diffsNestedObjects: Bool = true
+        diffsNestedObjects: Bool = true,
+        writesDecimalsAsStrings: Bool = false
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -83,6 +93,7 @@ public struct APIConventions: Sendable, Hashable {
         self.putNilEncoding = putNilEncoding
         self.coding = coding
         self.diffsNestedObjects = diffsNestedObjects
+        self.writesDecimalsAsStrings = writesDecimalsAsStrings
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
@@ -95,13 +106,15 @@ public struct APIConventions: Sendable, Hashable {
     /// `non_field_errors`, `detail`), and `Authorization: Token <key>`.
     public static let djangoREST = APIConventions(
         name: "djangoREST", trailingSlash: .always, queryStyle: .repeatedKeys, pagination: .djangoREST,
-        errorShape: .djangoREST, authorizationScheme: "Token", diffsNestedObjects: false)
+        errorShape: .djangoREST, authorizationScheme: "Token", diffsNestedObjects: false,
+        writesDecimalsAsStrings: true)
 
     /// Rails: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/rails`` (a `Link` header with the
     /// total in `X-Total-Count` or api-pagination's `Total`, or an envelope), Rails' `{"errors": {"field": ["…"]}}`,
     /// `Bearer` tokens.
     public static let rails = APIConventions(
-        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails, diffsNestedObjects: false)
+        name: "rails", trailingSlash: .never, pagination: .rails, errorShape: .rails, diffsNestedObjects: false,
+        writesDecimalsAsStrings: true)
 
     /// FastAPI: no trailing slash, repeated keys for lists (`?tags=a&tags=b`, what `List[str] = Query()` reads),
     /// ``Pagination/automatic`` (a plain array with a `Link` header for `?offset=&limit=` and the total in
@@ -109,7 +122,7 @@ public struct APIConventions: Sendable, Hashable {
     /// 422 `{"detail": [{"loc": […], "msg": …}]}` errors, `Bearer` tokens.
     public static let fastAPI = APIConventions(
         name: "fastAPI", trailingSlash: .never, queryStyle: .repeatedKeys, errorShape: .fastAPI,
-        diffsNestedObjects: false)
+        diffsNestedObjects: false, writesDecimalsAsStrings: true)
 
     /// Vapor 4 with Fluent: no trailing slash, bracketed lists (`tags[]=a`), ``Pagination/vapor``
     /// (`{"items", "metadata": {"page", "per", "total"}}` for `?page=&per=`), ``JSONCoding/vapor`` (keys as declared,
@@ -148,6 +161,15 @@ extension APIConfiguration {
         trailingSlash = conventions.trailingSlash
         queryStyle = conventions.queryStyle
         if let coding = conventions.coding { self.coding = coding }
+    }
+
+    /// `coding` as this API writes request bodies with it: decimals as strings when the conventions say so
+    /// (``APIConventions/writesDecimalsAsStrings``).
+    func bodyCoding(_ coding: JSONCoding) -> JSONCoding {
+        guard conventions.writesDecimalsAsStrings, !coding.writesDecimalsAsStrings else { return coding }
+        var coding = coding
+        coding.writesDecimalsAsStrings = true
+        return coding
     }
 }
 

@@ -92,8 +92,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         return try await api.send(request)
     }
 
-    /// The coding this scope's requests and answers use: the model's ``CRUDResource/coding``, else the API's.
-    var coding: JSONCoding { Model.coding ?? api.configuration.coding }
+    /// The coding this scope's requests and answers use: the model's ``CRUDResource/coding``, else the API's, writing
+    /// decimals as the API's conventions say (``APIConventions/writesDecimalsAsStrings``).
+    var coding: JSONCoding { api.configuration.bodyCoding(Model.coding ?? api.configuration.coding) }
 
     /// Parses a response body as JSON (errors as ``CRUDError/decoding(_:)``).
     func document(_ response: HTTPResponse) throws -> JSON {

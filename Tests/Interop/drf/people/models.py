@@ -30,6 +30,9 @@ class Profile(models.Model):
     value the PATCH sends (it does not merge nested members)."""
     name = models.CharField(max_length=100)
     settings = models.JSONField(default=dict, blank=True)
+    # An amount, exposed by the serializer as a DecimalField (rendered as a string, "1234567890.12"). Stored as text:
+    # SQLite keeps a models.DecimalField as a REAL (15 significant digits), where PostgreSQL's numeric is exact.
+    balance = models.CharField(max_length=40, default="0")
 
     class Meta:
         ordering = ["id"]

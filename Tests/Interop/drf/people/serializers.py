@@ -27,7 +27,10 @@ class PostSerializer(serializers.ModelSerializer):
 
 
 class ProfileSerializer(serializers.ModelSerializer):
+    # A decimal amount on the wire (the model stores its text exactly; see Profile.balance).
+    balance = serializers.DecimalField(max_digits=20, decimal_places=2, required=False)
+
     class Meta:
         model = Profile
-        fields = ["id", "name", "settings"]
+        fields = ["id", "name", "settings", "balance"]
         read_only_fields = ["id"]

@@ -14,6 +14,7 @@ class Migration(migrations.Migration):
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
                 ("name", models.CharField(max_length=100)),
                 ("settings", models.JSONField(blank=True, default=dict)),
+                ("balance", models.CharField(default="0", max_length=40)),
             ],
             options={
                 "ordering": ["id"],
