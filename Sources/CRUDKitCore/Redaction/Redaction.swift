@@ -19,13 +19,19 @@ public struct Redaction: Sendable, Hashable {
     /// A header, query parameter, form field or JSON key names a secret when its name, lower-cased with `-` and
     /// `_` removed, equals one of these words or ends with one. So `token` hides `token`, `access_token`,
     /// `refresh_token`, `id_token`, `X-Auth-Token` and `refreshToken`; `secret` hides `client_secret`;
-    /// `apikey` hides `api_key`, `apiKey` and `X-API-Key`; `password` hides `password` and `new_password`.
+    /// `key` hides `api_key`, `X-API-Key`, `Ocp-Apim-Subscription-Key`, `X-Functions-Key`, Cloudflare's `X-Auth-Key`
+    /// and Google's `?key=`; `sig` hides an Azure SAS `?sig=`; `password` hides `password` and `new_password`.
+    /// Two names ending in `key` carry no secret and stay visible: `Idempotency-Key` and `public_key`.
     ///
     /// Extend it for your API: `Redaction(secretNames: Redaction.defaultSecretNames.union(["pin"]))`.
     public static let defaultSecretNames: Set<String> = [
         "password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
-        "authorization", "auth", "credential", "credentials", "cookie", "session", "sessionid", "signature",
+        "authorization", "auth", "credential", "credentials", "cookie", "session", "sessionid", "signature", "key",
+        "sig",
     ]
+
+    /// Names ending in a secret word that carry none (normalized): an idempotency key, a public key.
+    private static let publicNames: Set<String> = ["idempotencykey", "publickey"]
 
     /// The header names whose values are hidden, lower-cased, besides those whose name names a secret.
     public let headerNames: Set<String>
@@ -59,11 +65,13 @@ public struct Redaction: Sendable, Hashable {
     public static let standard = Redaction()
 
     /// Whether `name` (a header, query parameter, form field or JSON key) names a secret: lower-cased with `-`
-    /// and `_` removed, it equals or ends with one of ``secretNames``.
+    /// and `_` removed, it equals or ends with one of ``secretNames`` (an `Idempotency-Key` or a `public_key`
+    /// excepted, unless named in ``secretNames`` itself).
     public func namesSecret(_ name: String) -> Bool {
         let word = Self.normalized(name)
         guard !word.isEmpty else { return false }
         if secretNames.contains(word) { return true }
+        if Self.publicNames.contains(where: { word.hasSuffix($0) }) { return false }
         return secretNames.contains { word.hasSuffix($0) }
     }
 
