@@ -80,7 +80,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// Django REST framework, Rails and FastAPI send decimal amounts as strings and read a JSON number as a
     /// `Double` before making it a decimal, so a number with more than 15 significant digits is rounded on the
     /// server: `123456789012345678.91` was stored as `123456789012345680.00` by DRF. Their conventions
-    /// (``APIConventions/djangoREST`` and the others) set this. With `true` the native encoder is used whatever
+    /// (`APIConventions.djangoREST` and the others) set this. With `true` the native encoder is used whatever
     /// ``engine`` says: `JSONEncoder` has no such option. (`JSONDecoder`, the ``Engine/foundation`` engine, reads a
     /// `Decimal` only from a number; the native decoder reads both.)
     public var writesDecimalsAsStrings: Bool
