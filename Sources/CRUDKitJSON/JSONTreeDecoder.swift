@@ -176,8 +176,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     func unboxFloat(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Float {
         let double = try unboxDouble(value, at: path())
         let float = Float(double)
-        // Too large, or so small that it would be read as zero (`1e-50`): refused, as `JSONDecoder` does.
-        guard double.magnitude <= Double(Float.greatestFiniteMagnitude), float != 0 || double == 0 else {
+        // Too large (it rounds to infinity: `3.4028235e+38`, `Float.greatestFiniteMagnitude` as Swift writes it, is
+        // not), or so small that it would be read as zero (`1e-50`): refused, as `JSONDecoder` does.
+        guard float.isFinite, float != 0 || double == 0 else {
             throw Self.corrupted("Parsed JSON number <\(double)> does not fit in Float.", at: path())
         }
         return float

@@ -185,6 +185,26 @@ import Testing
         Self.expectSameAsFoundation(Double.self, "0e-400")
     }
 
+    /// The largest `Float`s read back as Swift writes them (`3.4028235e+38`, a hair above the exact value, rounds to
+    /// `Float.greatestFiniteMagnitude`): a model holding one could be saved but not read again. A number that rounds
+    /// to infinity is still refused, as `JSONDecoder` refuses it.
+    @Test func theLargestFloatsReadBackAsTheyAreWritten() throws {
+        for value in [Float.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude] {
+            let written = try JSONCoding.plain.encode(Box(value: value))
+            #expect(try JSONCoding.plain.decode(Box<Float>.self, from: written).value == value, "\(value)")
+            #expect(try JSONDecoder().decode(Box<Float>.self, from: written).value == value)
+        }
+        for text in ["3.4028235e38", "-3.4028235e+38", "3.40282356e38"] {
+            Self.expectSameAsFoundation(Float.self, text)
+        }
+        for text in ["3.4028236e38", "-3.5e38", "1e39"] {
+            #expect(throws: DecodingError.self) {
+                try JSONCoding.plain.decode(Box<Float>.self, from: Data(#"{"value":\#(text)}"#.utf8))
+            }
+            Self.expectSameAsFoundation(Float.self, text)
+        }
+    }
+
     @Test func readModifyWriteKeepsAmountAndCounter() throws {
         let original = #"{"id":7,"amount":1234567890.123456789,"counter":9223372036854775809,"note":"old"}"#
         var invoice = try JSONCoding.plain.decode(Invoice.self, from: Data(original.utf8))
