@@ -149,7 +149,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     private func readWritten(_ response: HTTPResponse, id: String?) async throws -> (Model, HTTPResponse) {
         if !Self.isBlank(response.body) { return (try decodeOne(response), response) }
         if let location = response.headers["Location"], let url = resolve(location, against: response.url) {
-            return try await fetchOne(.url(url))
+            // Read with the API's credentials, so only on the API's origin; elsewhere, by id when there is one.
+            if isOnAPIOrigin(url, reference: response.url) { return try await fetchOne(.url(url)) }
+            if id == nil { try checkOrigin(of: url, link: "the Location of the answer", reference: response.url) }
         }
         if let id {
             return try await fetchOne(try memberEndpoint(for: .read, segment: id))
@@ -158,6 +160,30 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
             CRUDError.DecodingFailure(
                 keyPath: "", expected: "the written \(Model.self), a Location header or an id to read it back",
                 found: "an empty body with status \(response.status)", body: response.body))
+    }
+
+    /// Refuses a `link` the server gave (a `next` page, a `Location`) to another scheme, host or port than the API's
+    /// base URL (or `reference`'s, without one): it would be read with the API's credentials.
+    func checkOrigin(of url: URL, link: String, reference: URL?) throws {
+        guard !isOnAPIOrigin(url, reference: reference), let home = api.configuration.baseURL ?? reference else {
+            return
+        }
+        throw CRUDError.invalidRequest(
+            reason: "\(link) \(url.absoluteString) leads away from \(Self.origin(of: home)); not followed")
+    }
+
+    /// Whether `url` has the scheme, host and port of the API's base URL (or `reference`'s, without one; `true`
+    /// when there is neither).
+    private func isOnAPIOrigin(_ url: URL, reference: URL?) -> Bool {
+        guard let home = api.configuration.baseURL ?? reference else { return true }
+        return Self.origin(of: url) == Self.origin(of: home)
+    }
+
+    /// The scheme, host and port of `url` (the scheme's default port when none is given).
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     /// `reference` as an absolute URL, relative to the response's URL or the API's base URL.
