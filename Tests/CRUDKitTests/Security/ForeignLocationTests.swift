@@ -18,7 +18,9 @@ extension NetworkTests {
 
         /// A server that answers reads of `/people/1` with a member, and every write with `status` and
         /// `Location: location` and no body.
-        private static func server(writeStatus status: Int, location: @escaping @Sendable () -> String) throws
+        private static func server(
+            writeStatus status: Int, location: @escaping @Sendable () -> String
+        ) throws
             -> LoopbackServer
         {
             let server = LoopbackServer(synchronousHandler: { request in
