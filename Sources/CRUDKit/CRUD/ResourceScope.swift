@@ -168,8 +168,14 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         guard !isOnAPIOrigin(url, reference: reference), let home = api.configuration.baseURL ?? reference else {
             return
         }
+        // The usual cause of an `http` link from an `https` API: a framework behind a TLS proxy that was not told.
+        let advice =
+            url.scheme?.lowercased() == "http" && home.scheme?.lowercased() == "https"
+                && url.host?.lowercased() == home.host?.lowercased()
+            ? " (the server writes http:// links: behind a TLS proxy, have the proxy send X-Forwarded-Proto and "
+                + "the framework trust it, as Django's SECURE_PROXY_SSL_HEADER does)" : ""
         throw CRUDError.invalidRequest(
-            reason: "\(link) \(url.absoluteString) leads away from \(Self.origin(of: home)); not followed")
+            reason: "\(link) \(url.absoluteString) leads away from \(Self.origin(of: home)); not followed\(advice)")
     }
 
     /// Whether `url` has the scheme, host and port of the API's base URL (or `reference`'s, without one; `true`

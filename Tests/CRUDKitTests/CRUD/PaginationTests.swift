@@ -110,6 +110,22 @@ import Testing
         #expect(stub.recorder.count == 1)
     }
 
+    @Test func anHTTPLinkFromAnHTTPSAPISaysWhy() async throws {
+        // Django behind a TLS proxy without `SECURE_PROXY_SSL_HEADER` writes `http://` next links: never followed
+        // (the token would go in clear), and the error says what to change on the server.
+        let stub = StubTransport().on(
+            nil, "**",
+            .json(
+                text:
+                    #"{"next": "http://api.example.com/v1/people?page=2", "results": [{"first_name": "A", "last_name": "B"}]}"#
+            ))
+        let api = API(baseURL: URL(string: "https://api.example.com/v1"), transport: stub)
+        let error = await crudError { try await Member.using(api).all().collect() }
+        #expect(error?.caseName == "invalidRequest")
+        #expect(stub.recorder.count == 1)
+        #expect(error.map { "\($0)" }?.contains("SECURE_PROXY_SSL_HEADER") == true)
+    }
+
     @Test func aNextLinkToAFetchedPageEndsTheWalk() async throws {
         let stub = StubTransport().on(
             nil, "**", .json(text: #"{"next": "/v1/people", "results": [{"first_name": "A", "last_name": "B"}]}"#))
