@@ -7,21 +7,13 @@ import Testing
 /// `123456789012345680.00`. The `.djangoREST` preset writes decimals as strings; a `Decimal` reads them.
 @Suite("DRF interop: decimal amounts", DRFServer.enabled)
 struct DRFDecimalTests {
-    /// `/profiles/` with its `balance` (`DecimalField(max_digits=20, decimal_places=2)`).
-    struct Account: CRUDModel, Codable, Hashable {
-        static let path = "profiles"
-        var id: Int?
-        var name: String
-        var balance: Decimal
-    }
-
     private static let amount = Decimal(string: "123456789012345678.91", locale: Locale(identifier: "en_US_POSIX"))!
 
     @Test func aLargeAmountComesBackToTheCent() async throws {
         try await withDRF { drf in
-            let accounts = Account.using(drf.api)
+            let accounts = Profile.using(drf.api)
 
-            var made = try await accounts.create(Account(name: drf.tag, balance: Self.amount))
+            var made = try await accounts.create(Profile(name: drf.tag, balance: Self.amount))
             #expect(made.balance == Self.amount)
             made.balance += Decimal(string: "0.09")!
             let updated = try await accounts.update(made)
@@ -39,9 +31,9 @@ struct DRFDecimalTests {
         // What happened before the fix, and what `writesDecimalsAsStrings = false` still does against DRF.
         try await withDRF { drf in
             let numbers = drf.api.with { $0.conventions.writesDecimalsAsStrings = false }
-            let accounts = Account.using(numbers)
+            let accounts = Profile.using(numbers)
 
-            let made = try await accounts.create(Account(name: drf.tag, balance: Self.amount))
+            let made = try await accounts.create(Profile(name: drf.tag, balance: Self.amount))
 
             #expect(made.balance == Decimal(string: "123456789012345680", locale: Locale(identifier: "en_US_POSIX")))
             #expect(made.balance != Self.amount)

@@ -7,32 +7,19 @@ import Testing
 /// sends a changed nested object whole.
 @Suite("DRF interop: PATCH of a nested object", DRFServer.enabled)
 struct DRFPatchNestedTests {
-    /// `/profiles/`: a name and a free-form `settings` object (a `JSONField`).
-    struct Profile: CRUDModel, Codable, Hashable {
-        static let path = "profiles"
-        var id: Int?
-        var name: String
-        var settings: Settings
-    }
-
-    struct Settings: Codable, Hashable {
-        var theme: String
-        var language: String
-    }
-
     @Test func patchingOneMemberKeepsTheOthers() async throws {
         try await withDRF { drf in
             let profiles = Profile.using(drf.api)
             let original = try await profiles.create(
-                Profile(name: drf.tag, settings: Settings(theme: "dark", language: "en")))
+                Profile(name: drf.tag, settings: Profile.Settings(theme: "dark", language: "en")))
             var edited = original
             edited.settings.theme = "light"
 
             let saved = try await profiles.update(edited, from: original)
 
-            #expect(saved.settings == Settings(theme: "light", language: "en"))
+            #expect(saved.settings == Profile.Settings(theme: "light", language: "en"))
             let stored = try await profiles.read(id: try #require(original.id))
-            #expect(stored.settings == Settings(theme: "light", language: "en"))
+            #expect(stored.settings == Profile.Settings(theme: "light", language: "en"))
             let patch = try #require(drf.wire.exchanges(.patch).first)
             #expect(patch.status == 200)
             _ = try await profiles.delete(stored)
@@ -45,7 +32,7 @@ struct DRFPatchNestedTests {
             let merging = drf.api.with { $0.conventions.diffsNestedObjects = true }
             let profiles = Profile.using(merging)
             let original = try await profiles.create(
-                Profile(name: drf.tag, settings: Settings(theme: "dark", language: "en")))
+                Profile(name: drf.tag, settings: Profile.Settings(theme: "dark", language: "en")))
             var edited = original
             edited.settings.theme = "light"
 
