@@ -9,29 +9,30 @@ import Testing
     /// The exact decimal digits of `significand` × 2^`power` (`power` may be negative), as a plain decimal text.
     static func exactText(significand: UInt64, power: Int, negative: Bool) -> String {
         // Little-endian decimal digits.
-        var digits = Array(String(significand).utf8.reversed()).map { $0 - 48 }
-        func multiply(by factor: UInt8) {
+        var digits = Array(String(significand).utf8.reversed()).map { Int($0) - 48 }
+        func multiply(by factor: Int) {
             var carry = 0
             for index in digits.indices {
-                let product = Int(digits[index]) * Int(factor) + carry
-                digits[index] = UInt8(product % 10)
+                let product = digits[index] * factor + carry
+                digits[index] = product % 10
                 carry = product / 10
             }
             while carry > 0 {
-                digits.append(UInt8(carry % 10))
+                digits.append(carry % 10)
                 carry /= 10
             }
         }
-        var places = 0
-        if power >= 0 {
-            for _ in 0..<power { multiply(by: 2) }
-        } else {
-            // × 2^-k = × 5^k / 10^k
-            for _ in 0..<(-power) { multiply(by: 5) }
-            places = -power
+        // By 2^30 or 5^13 at a time (no product overflows).
+        let (base, step) = power >= 0 ? (2, 30) : (5, 13)
+        var remaining = power.magnitude
+        while remaining > 0 {
+            let count = min(remaining, UInt(step))
+            remaining -= count
+            multiply(by: (0..<count).reduce(1) { product, _ in product * base })
         }
+        let places = power < 0 ? -power : 0
         while digits.count <= places { digits.append(0) }
-        var text = String(decoding: digits.reversed().map { $0 + 48 }, as: UTF8.self)
+        var text = String(decoding: digits.reversed().map { UInt8($0 + 48) }, as: UTF8.self)
         if places > 0 { text.insert(".", at: text.index(text.endIndex, offsetBy: -places)) }
         return (negative ? "-" : "") + text
     }
@@ -66,11 +67,15 @@ import Testing
         let numbers = try spellings.map { text -> JSON.Number in
             try #require(JSON.Number(text), "\(text) did not parse", sourceLocation: sourceLocation)
         }
-        for (a, textA) in zip(numbers, spellings) {
-            for (b, textB) in zip(numbers, spellings) {
-                #expect(a == b, "\(textA) (\(a)) != \(textB) (\(b))", sourceLocation: sourceLocation)
-                #expect(a.hashValue == b.hashValue, "\(textA) and \(textB) hash apart", sourceLocation: sourceLocation)
-            }
+        // Against the first, both ways (equality is transitive, so the others follow).
+        let (first, firstText) = (numbers[0], spellings[0])
+        for (number, text) in zip(numbers, spellings).dropFirst() {
+            #expect(
+                first == number && number == first, "\(firstText) (\(first)) != \(text) (\(number))",
+                sourceLocation: sourceLocation)
+            #expect(
+                first.hashValue == number.hashValue, "\(firstText) and \(text) hash apart",
+                sourceLocation: sourceLocation)
         }
         #expect(Set(numbers.map(JSON.number)).count == 1, "\(spellings)", sourceLocation: sourceLocation)
     }
