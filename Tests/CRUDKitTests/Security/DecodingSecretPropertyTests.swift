@@ -107,7 +107,7 @@ import Testing
     @Test func echoedSecretsNeverAppearInADecodingError() async throws {
         var random = SeededGenerator(seed: 0xDEC0_D1E5)
         var checked = 0
-        for round in 0..<60 {
+        for round in 0..<36 {
             for site in Site.allCases {
                 let secrets = Secrets(
                     token: SecretDescriptionPropertyTests.secret(&random),
@@ -116,7 +116,7 @@ import Testing
                     escaped: SecretDescriptionPropertyTests.secret(&random),
                     doublyEscaped: SecretDescriptionPropertyTests.secret(&random))
                 // From no padding to past the cut, so each secret lands before it, across it and after it.
-                let pad = round < 30 ? round * 7 : Int.random(in: 0...260, using: &random)
+                let pad = round * 7
                 let key = Self.escapedKeys.randomElement(using: &random)!
                 let error = try await Self.failure(at: site, pad: pad, key: key, secrets: secrets)
                 var failure: CRUDError = error
