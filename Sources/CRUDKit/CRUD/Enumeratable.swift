@@ -66,7 +66,7 @@ extension ResourceScope where Model: Enumeratable {
                 from: json, at: pagination.itemsPath(in: json, collectionKey: Model.collectionKey),
                 coding: coding)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
         let total = pagination.total(in: json, response: response)
         let next = pagination.next(

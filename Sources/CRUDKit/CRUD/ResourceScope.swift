@@ -101,7 +101,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         do {
             return try JSON(data: response.body, options: coding.parsing)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 
@@ -112,7 +112,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         do {
             return try Model.decodeResource(from: json, at: Self.objectPath(in: json), coding: coding)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 
@@ -142,7 +142,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
             if error.isCancelled { throw error }
             throw CRUDError.writeAccepted(response, failure: error)
         } catch {
-            throw CRUDError.writeAccepted(response, failure: CRUDError.decoding(error, body: response.body))
+            throw CRUDError.writeAccepted(response, failure: CRUDError.decoding(error, in: response))
         }
     }
 
@@ -159,7 +159,8 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         throw CRUDError.decoding(
             CRUDError.DecodingFailure(
                 keyPath: "", expected: "the written \(Model.self), a Location header or an id to read it back",
-                found: "an empty body with status \(response.status)", body: response.body))
+                found: "an empty body with status \(response.status)", body: response.body,
+                credentials: response.sentCredentials))
     }
 
     /// Refuses a `link` the server gave (a `next` page, a `Location`) to another scheme, host or port than the API's
