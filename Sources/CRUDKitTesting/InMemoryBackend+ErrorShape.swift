@@ -136,6 +136,42 @@ extension InMemoryBackend {
         }
     }
 
+    /// FastAPI's 422 for a body that is not an object its pydantic model can read (checked with FastAPI 0.165 and
+    /// pydantic 2.14): no body is `missing`, malformed JSON `json_invalid` at its byte offset, any other JSON
+    /// value or media type `model_attributes_type` with the input; `nil` for an object or a form.
+    static func pydanticBodyFailure(_ data: Data, type: String?) -> HTTPResponse? {
+        let item: JSON
+        if data.isEmpty {
+            item = ["type": "missing", "loc": ["body"], "msg": "Field required", "input": nil]
+        } else if type == nil || type == "application/json" || type?.hasSuffix("+json") == true {
+            let parsed: JSON
+            do {
+                parsed = try JSON(data: data)
+            } catch {
+                let offset = (error as? JSONError)?.offset ?? 0
+                item = [
+                    "type": "json_invalid", "loc": ["body", JSON(offset)], "msg": "JSON decode error", "input": [:],
+                    "ctx": ["error": .string(String(describing: error))],
+                ]
+                return jsonResponse(422, ["detail": [item]])
+            }
+            if case .object = parsed { return nil }
+            item = modelAttributesType(parsed)
+        } else if type == "application/x-www-form-urlencoded" {
+            return nil
+        } else {
+            item = modelAttributesType(.string(String(decoding: data, as: UTF8.self)))
+        }
+        return jsonResponse(422, ["detail": [item]])
+    }
+
+    private static func modelAttributesType(_ input: JSON) -> JSON {
+        [
+            "type": "model_attributes_type", "loc": ["body"],
+            "msg": "Input should be a valid dictionary or object to extract fields from", "input": input,
+        ]
+    }
+
     /// The reason phrase of `status` (RFC 9110), as frameworks write it in their error bodies.
     static func reasonPhrase(_ status: Int) -> String {
         switch status {

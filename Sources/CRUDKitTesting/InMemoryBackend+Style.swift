@@ -158,7 +158,8 @@ extension InMemoryBackend {
         /// a PUT replaces the whole object (a key it leaves out falls back to its default), and a PATCH replaces a
         /// nested object with the one it carries (`model_copy(update:)` is shallow). An unknown path answers 404
         /// `{"detail": "Not Found"}` and an unserved method 405 `{"detail": "Method Not Allowed"}` (Starlette's
-        /// words). No `ETag`, no `Last-Modified`, no 304; conditional headers are ignored.
+        /// words), and a body the model cannot read 422 in pydantic's shape (`missing`, `json_invalid`,
+        /// `model_attributes_type`). No `ETag`, no `Last-Modified`, no 304; conditional headers are ignored.
         public static let fastAPI = Style(
             trailingSlash: .redirectsToNone, pagination: .offsetLinkHeader(), errors: .fastAPI,
             patchMergesObjects: false,

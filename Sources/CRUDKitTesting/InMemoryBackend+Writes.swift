@@ -119,6 +119,7 @@ extension InMemoryBackend {
             (value.split(separator: ";").first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
                 .lowercased()
         }
+        if shape == .fastAPI, let failure = pydanticBodyFailure(data, type: type) { return .answer(failure) }
         let parsed: JSON
         if data.isEmpty {
             parsed = [:]

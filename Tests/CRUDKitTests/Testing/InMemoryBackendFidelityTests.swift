@@ -242,3 +242,35 @@ extension InMemoryBackendFidelityTests {
         #expect(backend.count(in: "people") == count)  // nothing created
     }
 }
+
+extension InMemoryBackendFidelityTests {
+    /// FastAPI 0.165 with pydantic 2.14, observed: every unreadable body is a 422 in pydantic's shape (DRF's 400
+    /// "JSON parse error" and 415 were the double's before).
+    @Test func fastAPIAnswersUnreadableBodiesWithPydantics422() async throws {
+        let backend = backend(.fastAPI)
+        func post(_ body: String?, type: String = "application/json") async throws -> HTTPResponse {
+            var request = HTTPRequest(method: .post, url: URL(string: backendBase + "/people")!)
+            if let body {
+                request.body = .data(Data(body.utf8))
+                request.headers["Content-Type"] = type
+            }
+            return try await backend.send(request)
+        }
+        let malformed = try await post(#"{"first_name":"#)
+        let empty = try await post(nil)
+        let array = try await post("[]")
+        let plain = try await post("hello", type: "text/plain")
+
+        #expect(malformed.status == 422)
+        #expect(malformed.json["detail"][0]["type"] == "json_invalid")
+        #expect(malformed.json["detail"][0]["loc"] == ["body", 14])
+        #expect(
+            empty.json == ["detail": [["type": "missing", "loc": ["body"], "msg": "Field required", "input": nil]]])
+        #expect(array.status == 422)
+        #expect(array.json["detail"][0]["type"] == "model_attributes_type")
+        #expect(array.json["detail"][0]["input"] == [])
+        #expect(plain.status == 422)
+        #expect(plain.json["detail"][0]["input"] == "hello")
+        #expect(backend.count(in: "people") == 1)
+    }
+}
