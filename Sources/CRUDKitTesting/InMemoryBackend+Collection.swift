@@ -31,6 +31,12 @@ extension InMemoryBackend {
         var requestKey: String?
         var parentKey: String?
         var validate: Validator?
+        /// The columns every object has, in order, with their defaults; `nil` keeps whatever is sent.
+        var columns: JSON.Object?
+        /// The collection's own pagination, or `nil` for the style's.
+        var pagination: InMemoryBackend.Pagination?
+        /// The collection's own timestamps, or `nil` for the style's.
+        var timestamps: InMemoryBackend.Timestamps?
         var created = 0
 
         /// The key of the collection this one is nested in (the segments before the last capture).
@@ -91,9 +97,6 @@ extension InMemoryBackend {
         var object: JSON.Object
         var revision: Int
         var modified: Date
-
-        /// The strong entity tag of this version.
-        var etag: String { "\"\(revision)\"" }
     }
 
     /// The objects of one collection under one parent, in creation order.

@@ -5,12 +5,17 @@ extension InMemoryBackend {
     /// The shape in which the backend reports field errors from a collection's validator.
     ///
     /// A validator returns `[field: [message]]`; the key ``InMemoryBackend/nonFieldErrorsKey``
-    /// (`"non_field_errors"`) holds errors about the object as a whole. Fields are listed in key order.
+    /// (`"non_field_errors"`) holds errors about the object as a whole. Fields are listed in the order of the
+    /// collection's registered columns (as serializers and validations declare them), others by name.
     public enum ErrorShape: Sendable, Hashable {
         /// Django REST framework: 400 `{"age": ["…"], "non_field_errors": ["…"]}`.
         case drf
-        /// Rails: 422 `{"errors": {"age": ["…"], "base": ["…"]}}`.
+        /// A Rails API that wraps its errors: 422 `{"errors": {"age": ["…"], "base": ["…"]}}`
+        /// (`render json: {errors: @person.errors}`).
         case rails
+        /// Rails' scaffold: 422 with the bare errors hash, `{"age": ["…"], "base": ["…"]}`
+        /// (`render json: @person.errors, status: :unprocessable_entity`).
+        case railsScaffold
         /// FastAPI / pydantic: 422 `{"detail": [{"loc": ["body", "age"], "msg": "…", "type": "value_error"}]}`
         /// (object-level errors have `"loc": ["body"]`).
         case fastAPI
@@ -38,18 +43,20 @@ extension InMemoryBackend {
     /// The validator key for errors about the whole object rather than one field.
     public static let nonFieldErrorsKey = "non_field_errors"
 
-    /// A validation failure rendered in `shape`.
-    static func validationResponse(_ errors: [String: [String]], shape: ErrorShape) -> HTTPResponse {
-        let fields = errors.keys.sorted().map { ($0, errors[$0] ?? []) }
+    /// A validation failure rendered in `shape`, fields in `columns`' order.
+    static func validationResponse(
+        _ errors: [String: [String]], shape: ErrorShape, columns: JSON.Object? = nil
+    ) -> HTTPResponse {
+        let fields = fieldOrder(errors.keys, columns: columns).map { ($0, errors[$0] ?? []) }
         let isObject = { (field: String) in field == nonFieldErrorsKey }
         let body: JSON
         var contentType = "application/json"
         switch shape {
         case .drf:
             body = .object(JSON.Object(fields.map { ($0.0, JSON.array($0.1.map(JSON.string))) }))
-        case .rails:
+        case .rails, .railsScaffold:
             let members = fields.map { (isObject($0.0) ? "base" : $0.0, JSON.array($0.1.map(JSON.string))) }
-            body = ["errors": .object(JSON.Object(members))]
+            body = shape == .rails ? ["errors": .object(JSON.Object(members))] : .object(JSON.Object(members))
         case .fastAPI:
             let details: [JSON] = fields.flatMap { field, messages in
                 messages.map { message -> JSON in
@@ -99,16 +106,91 @@ extension InMemoryBackend {
         return HTTPResponse(status: status, headers: fields, body: (try? body.data()) ?? Data())
     }
 
-    /// `response` in Vapor's shape when it is a `{"detail": …}` error: `{"error": true, "reason": …}`, with
-    /// `"Not Found"` for a 404 (what `Abort(.notFound)` says); any other response as it is.
-    static func vaporError(_ response: HTTPResponse) -> HTTPResponse {
+    /// `response` in the shape the framework of `style` gives its own errors when it is a `{"detail": …}` error
+    /// (a missing object or route, a method, a parse failure, a precondition): Vapor's `{"error": true, "reason":
+    /// …}` (`"Not Found"` for a 404), Rails' `{"status": 404, "error": "Not Found"}` (an empty `text/html` body
+    /// when the request does not accept JSON), Starlette's `{"detail": "Not Found"}`; any other response as it is.
+    static func frameworkError(_ response: HTTPResponse, style: Style, request: HTTPRequest) -> HTTPResponse {
         guard response.status >= 400, let detail = (try? JSON(data: response.body))?["detail"].string else {
             return response
         }
-        let reason = response.status == 404 ? "Not Found" : detail
+        let phrase = reasonPhrase(response.status)
         var headers = response.headers
-        headers["Content-Type"] = "application/json; charset=utf-8"
-        return jsonResponse(response.status, ["error": true, "reason": .string(reason)], headers: headers)
+        switch style.errors {
+        case .vapor:
+            headers["Content-Type"] = "application/json; charset=utf-8"
+            let reason = response.status == 404 ? phrase : detail
+            return jsonResponse(response.status, ["error": true, "reason": .string(reason)], headers: headers)
+        case .railsScaffold:
+            guard request.headers["Accept"]?.lowercased().contains("json") == true else {
+                headers["Content-Type"] = "text/html; charset=utf-8"
+                return HTTPResponse(status: response.status, headers: headers)
+            }
+            headers["Content-Type"] = "application/json; charset=utf-8"
+            return jsonResponse(
+                response.status, ["status": JSON(response.status), "error": .string(phrase)], headers: headers)
+        case .fastAPI where response.status == 404 || response.status == 405:
+            return jsonResponse(response.status, ["detail": .string(phrase)], headers: headers)
+        default:
+            return response
+        }
+    }
+
+    /// FastAPI's 422 for a body that is not an object its pydantic model can read (checked with FastAPI 0.165 and
+    /// pydantic 2.14): no body is `missing`, malformed JSON `json_invalid` at its byte offset, any other JSON
+    /// value or media type `model_attributes_type` with the input; `nil` for an object or a form.
+    static func pydanticBodyFailure(_ data: Data, type: String?) -> HTTPResponse? {
+        let item: JSON
+        if data.isEmpty {
+            item = ["type": "missing", "loc": ["body"], "msg": "Field required", "input": nil]
+        } else if type == nil || type == "application/json" || type?.hasSuffix("+json") == true {
+            let parsed: JSON
+            do {
+                parsed = try JSON(data: data)
+            } catch {
+                let offset = (error as? JSONError)?.offset ?? 0
+                item = [
+                    "type": "json_invalid", "loc": ["body", JSON(offset)], "msg": "JSON decode error", "input": [:],
+                    "ctx": ["error": .string(String(describing: error))],
+                ]
+                return jsonResponse(422, ["detail": [item]])
+            }
+            if case .object = parsed { return nil }
+            item = modelAttributesType(parsed)
+        } else if type == "application/x-www-form-urlencoded" {
+            return nil
+        } else {
+            item = modelAttributesType(.string(String(decoding: data, as: UTF8.self)))
+        }
+        return jsonResponse(422, ["detail": [item]])
+    }
+
+    private static func modelAttributesType(_ input: JSON) -> JSON {
+        [
+            "type": "model_attributes_type", "loc": ["body"],
+            "msg": "Input should be a valid dictionary or object to extract fields from", "input": input,
+        ]
+    }
+
+    /// The reason phrase of `status` (RFC 9110), as frameworks write it in their error bodies.
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 409: "Conflict"
+        case 412: "Precondition Failed"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Entity"
+        case 428: "Precondition Required"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Error"
+        }
     }
 
     /// `{"detail": message}` with `status`, the shape Django REST framework uses for every non-field error.

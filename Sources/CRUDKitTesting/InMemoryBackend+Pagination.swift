@@ -18,11 +18,12 @@ extension InMemoryBackend {
         /// parameters, as GitHub does. A page past the end is an empty array.
         case linkHeader(pageSize: Int = 30, maxPageSize: Int = 100)
         /// Rails' api-pagination (with kaminari or pagy): a plain array for `page` and `per_page` query parameters
-        /// (`per_page` capped at `maxPageSize`), a `Link` header with absolute URLs keeping the other query
+        /// (`per_page` capped at `maxPageSize`, by default ``InMemoryBackend/largestQueryNumber``: api-pagination
+        /// sets no `max_per_page`, so `Per-Page` echoes the size asked; set it to model an app's cap), a `Link` header with absolute URLs keeping the other query
         /// parameters (`rel="first"` and `"prev"` after the first page, `"next"` and `"last"` before the last
         /// one; none for a single page) and the `Total` and `Per-Page` headers. A page past the end is an empty
         /// array.
-        case apiPagination(pageSize: Int = 25, maxPageSize: Int = 100)
+        case apiPagination(pageSize: Int = 25, maxPageSize: Int = InMemoryBackend.largestQueryNumber)
         /// Vapor's Fluent `paginate(for:)`: `{"items": […], "metadata": {"page": 1, "per": 10, "total": 24}}` for
         /// `page` and `per` query parameters (`per` capped at `maxPer`; a page below 1 is page 1), with no link.
         /// A page past the end has no items.
@@ -82,7 +83,7 @@ extension InMemoryBackend {
         switch shape {
         case .drf:
             return detailResponse(400, message)
-        case .rails:
+        case .rails, .railsScaffold:
             return jsonResponse(400, ["status": 400, "error": "Bad Request", "message": .string(message)])
         case .fastAPI:
             let detail: JSON = [

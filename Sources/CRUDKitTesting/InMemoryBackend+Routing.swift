@@ -14,7 +14,7 @@ extension InMemoryBackend {
     /// Answers `recorded` by the collection rules (called with the lock held), errors in the style's shape.
     static func answer(_ recorded: RecordedRequest, style: Style, time: Date, state: inout State) -> HTTPResponse {
         let response = routedAnswer(recorded, style: style, time: time, state: &state)
-        return style.errors == .vapor ? vaporError(response) : response
+        return frameworkError(response, style: style, request: recorded.request)
     }
 
     private static func routedAnswer(
@@ -35,6 +35,12 @@ extension InMemoryBackend {
                 status: 301, headers: ["Content-Type": "text/html; charset=utf-8", "Location": location])
         case (.never, true):
             return detailResponse(404, "Not found.")
+        case (.redirectsToNone, true):
+            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+            while components?.percentEncodedPath.hasSuffix("/") == true { components?.percentEncodedPath.removeLast() }
+            components?.fragment = nil
+            let location = components?.string ?? request.url.absoluteString
+            return HTTPResponse(status: 307, headers: ["Location": location, "Content-Length": "0"])
         default:
             break
         }
@@ -51,11 +57,13 @@ extension InMemoryBackend {
         case (.post, nil):
             return create(resolved, style: style, time: time, state: &state)
         case (.get, let id?), (.head, let id?):
-            return withoutBodyForHead(read(resolved, id: id, state: state), request)
+            return withoutBodyForHead(read(resolved, id: id, style: style, state: state), request)
         case (.put, let id?), (.patch, let id?):
             return update(resolved, id: id, style: style, time: time, state: &state)
         case (.delete, let id?):
-            return delete(resolved, id: id, state: &state)
+            return delete(resolved, id: id, style: style, state: &state)
+        case _ where !style.answersMethodNotAllowed:
+            return detailResponse(404, "Not found.")  // a router with no such route (Rails, Vapor)
         case (.options, _):
             return HTTPResponse(status: 200, headers: ["Allow": allowed])
         default:
@@ -95,40 +103,37 @@ extension InMemoryBackend {
     // MARK: - Reads
 
     static func list(_ resolved: Resolved, style: Style, state: State) -> HTTPResponse {
-        let skipped = style.pagination.parameters.union(style.ignoredQueryParameters)
+        let skipped = style.pagination.parameters.union(resolved.collection.pagination?.parameters ?? [])
+            .union(style.nestedPagination?.parameters ?? []).union(style.ignoredQueryParameters)
         let rows = state.tables[resolved.table]?.rows ?? []
         let fields = Set(rows.flatMap(\.object.keys))
         let filters = resolved.target.query.filter { item in
             !skipped.contains(item.name) && fields.contains(item.name.components(separatedBy: "__")[0])
         }
         let items = rows.filter { matches($0.object, filters) }.map { JSON.object($0.object) }
+        let nested = resolved.collection.parentCollectionKey != nil
+        let pagination =
+            resolved.collection.pagination ?? (nested ? style.nestedPagination : nil) ?? style.pagination
         return page(
-            items, pagination: style.pagination, errors: style.errors, target: resolved.target,
+            items, pagination: pagination, errors: style.errors, target: resolved.target,
             url: resolved.request.url,
             collectionKey: resolved.collection.collectionKey)
     }
 
-    static func read(_ resolved: Resolved, id: String, state: State) -> HTTPResponse {
+    static func read(_ resolved: Resolved, id: String, style: Style, state: State) -> HTTPResponse {
         guard let row = state.tables[resolved.table]?[id] else { return detailResponse(404, "Not found.") }
-        let headers = resolved.request.headers
-        let unchanged: Bool
-        if let tags = headers["If-None-Match"] {
-            unchanged = tagList(tags, contains: row.etag, weak: true)
-        } else if let since = headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
-            unchanged = row.modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
-        } else {
-            unchanged = false
+        let tag = entityTag(row, collection: resolved.collection, style: style)
+        if isNotModified(resolved.request, row, tag: tag, style: style) {
+            return HTTPResponse(status: 304, headers: validatorHeaders(row, tag: tag, style: style))
         }
-        if unchanged {
-            return HTTPResponse(
-                status: 304, headers: ["ETag": row.etag, "Last-Modified": HTTPDate.format(row.modified)])
-        }
-        return objectResponse(200, row, collection: resolved.collection)
+        return objectResponse(200, row, collection: resolved.collection, style: style)
     }
 
-    static func delete(_ resolved: Resolved, id: String, state: inout State) -> HTTPResponse {
+    static func delete(_ resolved: Resolved, id: String, style: Style, state: inout State) -> HTTPResponse {
         guard let row = state.tables[resolved.table]?[id] else { return detailResponse(404, "Not found.") }
-        if let failed = precondition(resolved.request, row) { return failed }
+        if let failed = precondition(resolved.request, row, collection: resolved.collection, style: style) {
+            return failed
+        }
         state.tables[resolved.table]?[id] = nil
         removeChildren(of: resolved.table, id: id, state: &state)
         return HTTPResponse(status: 204)
@@ -144,37 +149,5 @@ extension InMemoryBackend {
             }
             state.tables[childTable] = nil
         }
-    }
-
-    // MARK: - Conditional requests
-
-    /// 412 when the request's `If-Match` does not name `row`'s current tag.
-    static func precondition(_ request: HTTPRequest, _ row: Row) -> HTTPResponse? {
-        guard let tags = request.headers["If-Match"], !tagList(tags, contains: row.etag, weak: false) else {
-            return nil
-        }
-        return detailResponse(412, "Precondition failed.", headers: ["ETag": row.etag])
-    }
-
-    /// Whether the `If-Match`/`If-None-Match` value `list` names `tag` (or is `*`); `weak` ignores `W/`.
-    static func tagList(_ list: String, contains tag: String, weak: Bool) -> Bool {
-        list.split(separator: ",").contains { item in
-            var candidate = item.trimmingCharacters(in: .whitespaces)
-            if candidate == "*" { return true }
-            if weak, candidate.hasPrefix("W/") { candidate.removeFirst(2) }
-            return candidate == tag
-        }
-    }
-
-    /// A single object answer: wrapped in the object key, with `ETag` and `Last-Modified`.
-    static func objectResponse(
-        _ status: Int, _ row: Row, collection: Collection, headers: HTTPHeaders = [:]
-    )
-        -> HTTPResponse
-    {
-        let object = JSON.object(row.object)
-        let body = collection.objectKey.map { JSON.object(JSON.Object([($0, object)])) } ?? object
-        let fields = HTTPHeaders(["ETag": row.etag, "Last-Modified": HTTPDate.format(row.modified)]).merging(headers)
-        return jsonResponse(status, body, headers: fields)
     }
 }

@@ -34,9 +34,32 @@ extension InMemoryBackend {
         public var defaultIDs: IDStrategy
         /// Query parameters that are never read as filters (besides the pagination parameters).
         public var ignoredQueryParameters: Set<String>
+        /// Which entity tag single-object answers carry.
+        public var entityTags: EntityTags
+        /// Whether single-object answers carry `Last-Modified`.
+        public var sendsLastModified: Bool
+        /// When a `GET` or `HEAD` of an object answers 304.
+        public var notModified: NotModified
+        /// Whether `If-Match` (and `If-None-Match`) on a PUT, PATCH or DELETE answers 412 when it fails, as an app
+        /// that checks it does; `false` ignores both, as the frameworks do out of the box.
+        public var honoursIfMatch: Bool
+        /// Whether `If-Unmodified-Since` on a PUT, PATCH or DELETE answers 412 when the object changed after that
+        /// second (and no `If-Match` was sent); `false` ignores it, as the frameworks do out of the box.
+        public var honoursIfUnmodifiedSince: Bool
+        /// The read-only timestamps every stored object gets, or `nil` for none.
+        public var timestamps: Timestamps?
+        /// Whether a POST, PUT or PATCH with nothing to write (an empty object, or no registered column) answers
+        /// 400 `{"status": 400, "error": "Bad Request"}`, as Rails' `params.require(:person)` does.
+        public var rejectsEmptyWrites: Bool
+        /// Whether a method a path does not serve answers 405 with `Allow` (`true`), or 404 as a router without
+        /// that route does (`false`: Rails, Vapor).
+        public var answersMethodNotAllowed: Bool
+        /// How nested collections (`people/{id}/posts`) are split into pages, or `nil` for as ``pagination``.
+        public var nestedPagination: Pagination?
 
-        /// Creates a style; the defaults describe a plain JSON server: no trailing slash, no pagination,
-        /// Rails-shaped 422 errors, 201 with the object on create, 200 with the object on update.
+        /// Creates a style; the defaults describe a plain JSON server that follows RFC 9110 to the letter: no
+        /// trailing slash, no pagination, 422 `{"errors": {…}}`, 201 with the object on create, 200 with the object
+        /// on update, strong `ETag`s and `Last-Modified` with 304s, `If-Match` and `If-Unmodified-Since` honoured.
         ///
         /// - Parameters:
         ///   - trailingSlash: Whether paths end with `/`.
@@ -49,6 +72,15 @@ extension InMemoryBackend {
         ///   - patchNulls: What a PATCH does with a `null` member.
         ///   - patchMergesObjects: Whether a PATCH merges nested objects member by member (`true`) or replaces them.
         ///   - defaultIDs: How collections registered without an id strategy get ids.
+        ///   - entityTags: Which entity tag single-object answers carry.
+        ///   - sendsLastModified: Whether single-object answers carry `Last-Modified`.
+        ///   - notModified: When a `GET` or `HEAD` answers 304.
+        ///   - honoursIfMatch: Whether a failed `If-Match` (or `If-None-Match`) on a write answers 412.
+        ///   - honoursIfUnmodifiedSince: Whether a failed `If-Unmodified-Since` on a write answers 412.
+        ///   - timestamps: The read-only timestamps stored objects get, or `nil`.
+        ///   - rejectsEmptyWrites: Whether a write with nothing to write answers 400.
+        ///   - answersMethodNotAllowed: Whether an unserved method answers 405 (`true`) or 404.
+        ///   - nestedPagination: How nested collections are paginated, or `nil` for as `pagination`.
         public init(
             trailingSlash: TrailingSlash = .never,
             pagination: Pagination = .none,
@@ -59,7 +91,16 @@ extension InMemoryBackend {
             putOmissions: PutOmissions = .removed,
             patchNulls: PatchNulls = .clear,
             patchMergesObjects: Bool = true,
-            defaultIDs: IDStrategy = .incrementing
+            defaultIDs: IDStrategy = .incrementing,
+            entityTags: EntityTags = .strong,
+            sendsLastModified: Bool = true,
+            notModified: NotModified = .rfc9110,
+            honoursIfMatch: Bool = true,
+            honoursIfUnmodifiedSince: Bool = true,
+            timestamps: Timestamps? = nil,
+            rejectsEmptyWrites: Bool = false,
+            answersMethodNotAllowed: Bool = true,
+            nestedPagination: Pagination? = nil
         ) {
             self.trailingSlash = trailingSlash
             self.pagination = pagination
@@ -71,41 +112,73 @@ extension InMemoryBackend {
             self.patchNulls = patchNulls
             self.patchMergesObjects = patchMergesObjects
             self.defaultIDs = defaultIDs
+            self.entityTags = entityTags
+            self.sendsLastModified = sendsLastModified
+            self.notModified = notModified
+            self.honoursIfMatch = honoursIfMatch
+            self.honoursIfUnmodifiedSince = honoursIfUnmodifiedSince
+            self.timestamps = timestamps
+            self.rejectsEmptyWrites = rejectsEmptyWrites
+            self.answersMethodNotAllowed = answersMethodNotAllowed
+            self.nestedPagination = nestedPagination
         }
 
-        /// Django REST framework as configured in `Tests/Interop/drf`: `/people/12/` (a missing slash answers
-        /// 301), the `{count, next, previous, results}` envelope with `page`/`page_size`, field errors as 400
-        /// `{"age": ["…"]}`, 201 with the object, no `Location`; a PUT keeps the stored value of a key it leaves
-        /// out (a serializer saves only the fields it was given), and a PATCH replaces a nested object (a
-        /// `JSONField`) with the one it carries.
+        /// Django REST framework as configured in `Tests/Interop/drf` (and compared with it in CI by
+        /// `DRFFidelityTests`): `/people/12/` (a missing slash answers 301), the `{count, next, previous, results}`
+        /// envelope with `page`/`page_size`, field errors as 400 `{"age": ["…"]}`, 201 with the object, no
+        /// `Location`; a PUT keeps the stored value of a key it leaves out (a serializer saves only the fields it was
+        /// given), and a PATCH replaces a nested object (a `JSONField`) with the one it carries. No `ETag`, no
+        /// `Last-Modified`, no 304, and `If-Match`/`If-Unmodified-Since` are ignored: DRF sends and checks none of
+        /// them unless the app adds it (set ``entityTags``, ``honoursIfMatch``… to model such an app).
         public static let drf = Style(
             trailingSlash: .always, pagination: .envelope(), errors: .drf, createAnswer: .object,
-            putOmissions: .kept, patchMergesObjects: false)
+            putOmissions: .kept, patchMergesObjects: false, entityTags: .none, sendsLastModified: false,
+            notModified: .never, honoursIfMatch: false, honoursIfUnmodifiedSince: false)
 
-        /// A Rails API: no trailing slash, api-pagination's `page`/`per_page` with a plain array, `Link`, `Total`
-        /// and `Per-Page` (see ``Pagination/apiPagination(pageSize:maxPageSize:)``), 422 `{"errors": {…}}`, 201 with
-        /// the object and a `Location` header; a PUT keeps the stored value of a key it leaves out
-        /// (`update(person_params)` assigns only the keys given), and a PATCH replaces a nested object (a `jsonb`
-        /// column) with the one it carries.
+        /// A Rails 6.1 API scaffold (`rails g scaffold`, api-pagination with kaminari) as it answers out of the
+        /// box: a trailing slash or none, `page`/`per_page` with a plain array, `Link`, `Total` and `Per-Page` (the
+        /// size asked, uncapped: see ``Pagination/apiPagination(pageSize:maxPageSize:)``), 422 with the bare errors
+        /// hash (``ErrorShape/railsScaffold``), 201 with the object and a `Location` header, `created_at` and
+        /// `updated_at` in every object; an empty POST, PUT or PATCH body answers 400
+        /// `{"status":400,"error":"Bad Request"}` (`params.require`), a missing object or route 404
+        /// `{"status":404,"error":"Not Found"}` (an empty `text/html` body unless the request accepts JSON), and an
+        /// unrouted method 404 too. A PUT keeps the stored value of a key it leaves out (`update(person_params)`
+        /// assigns only the keys given), and a PATCH replaces a nested object (a `jsonb` column). Answers carry a
+        /// weak `ETag` digesting the body and a `GET` whose `If-None-Match` is exactly that tag answers 304
+        /// (`Rack::ETag`, `Rack::ConditionalGet`); there is no `Last-Modified`, and `If-Match` and
+        /// `If-Unmodified-Since` are ignored.
         public static let rails = Style(
-            trailingSlash: .never, pagination: .apiPagination(), errors: .rails, createAnswer: .objectWithLocation,
-            putOmissions: .kept, patchMergesObjects: false)
+            trailingSlash: .either, pagination: .apiPagination(), errors: .railsScaffold,
+            createAnswer: .objectWithLocation, putOmissions: .kept, patchMergesObjects: false, entityTags: .weak,
+            sendsLastModified: false, notModified: .exactTag, honoursIfMatch: false, honoursIfUnmodifiedSince: false,
+            timestamps: .rails, rejectsEmptyWrites: true, answersMethodNotAllowed: false)
 
-        /// FastAPI: no trailing slash, `offset`/`limit` with a plain array, `Link` and `x-total-count` (see
+        /// FastAPI: no trailing slash (a slashed path answers 307 to the bare one), `offset`/`limit` with a plain array, `Link` and `x-total-count` (see
         /// ``Pagination/offsetLinkHeader(limit:maxLimit:)``), 422 `{"detail": [{"loc": …}]}`, 201 with the object;
         /// a PUT replaces the whole object (a key it leaves out falls back to its default), and a PATCH replaces a
-        /// nested object with the one it carries (`model_copy(update:)` is shallow).
+        /// nested object with the one it carries (`model_copy(update:)` is shallow). An unknown path answers 404
+        /// `{"detail": "Not Found"}` and an unserved method 405 `{"detail": "Method Not Allowed"}` (Starlette's
+        /// words), and a body the model cannot read 422 in pydantic's shape (`missing`, `json_invalid`,
+        /// `model_attributes_type`). No `ETag`, no `Last-Modified`, no 304; conditional headers are ignored.
         public static let fastAPI = Style(
-            trailingSlash: .never, pagination: .offsetLinkHeader(), errors: .fastAPI, patchMergesObjects: false)
+            trailingSlash: .redirectsToNone, pagination: .offsetLinkHeader(), errors: .fastAPI,
+            patchMergesObjects: false,
+            entityTags: .none, sendsLastModified: false, notModified: .never, honoursIfMatch: false,
+            honoursIfUnmodifiedSince: false)
 
-        /// Vapor 4 with Fluent: no trailing slash, `{"items", "metadata": {"page", "per", "total"}}` for
-        /// `?page=&per=` (see ``Pagination/vaporPage(per:maxPer:)``), 400 `{"error": true, "reason": "…"}` (and
-        /// 404 `{"error": true, "reason": "Not Found"}`), 200 with the created object and no `Location`,
-        /// upper-case UUID ids, a PUT that replaces the whole object and a PATCH that ignores `null` and replaces a
-        /// nested object with the one it carries.
+        /// Vapor 4 with Fluent: a trailing slash or none, `{"items", "metadata": {"page", "per", "total"}}` for
+        /// `?page=&per=` (see ``Pagination/vaporPage(per:maxPer:)``) on top-level collections and a plain array on
+        /// nested ones (a route returning `[Post]`), 400 `{"error": true, "reason": "…"}` (reasons in column
+        /// order when the collection registers columns) and 404 `{"error": true, "reason": "Not Found"}` for a
+        /// missing object, route or method, 200 with the created object and no `Location`, upper-case UUID ids,
+        /// `createdAt` and `updatedAt` (`@Timestamp` properties, ISO 8601 without a fraction), a PUT that replaces
+        /// the whole object and a PATCH that ignores `null` and replaces a nested object with the one it carries.
+        /// No `ETag`, no `Last-Modified`, no 304; conditional headers are ignored.
         public static let vapor = Style(
-            trailingSlash: .never, pagination: .vaporPage(), errors: .vapor, createAnswer: .objectWith200,
-            patchNulls: .ignore, patchMergesObjects: false, defaultIDs: .uppercaseUUID)
+            trailingSlash: .either, pagination: .vaporPage(), errors: .vapor, createAnswer: .objectWith200,
+            patchNulls: .ignore, patchMergesObjects: false, defaultIDs: .uppercaseUUID, entityTags: .none,
+            sendsLastModified: false, notModified: .never, honoursIfMatch: false, honoursIfUnmodifiedSince: false,
+            timestamps: .vapor, answersMethodNotAllowed: false, nestedPagination: Pagination.none)
     }
 
     /// What a PATCH does with a member whose value is `null`.
@@ -127,6 +200,10 @@ extension InMemoryBackend {
         case always
         /// Both forms are accepted.
         case either
+        /// `/people/12`: a path ending with `/` answers **307** with an absolute `Location` without it (query
+        /// kept) and no body, for any method, as Starlette's `redirect_slashes` does (FastAPI); nothing is
+        /// created, changed or deleted.
+        case redirectsToNone
     }
 
     /// What a successful POST to a collection answers.

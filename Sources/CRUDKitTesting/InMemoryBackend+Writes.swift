@@ -5,26 +5,31 @@ extension InMemoryBackend {
     static func create(_ resolved: Resolved, style: Style, time: Date, state: inout State) -> HTTPResponse {
         let collection = resolved.collection
         let members: JSON.Object
-        switch body(of: resolved.request, collection: collection, shape: style.errors) {
+        switch body(of: resolved.request, collection: collection, style: style) {
         case .answer(let answer): return answer
         case .object(let object): members = object
         }
         var candidate = members
         _ = candidate.removeValue(forKey: collection.idKey)
         if let errors = collection.validate?(.object(candidate), true), !errors.isEmpty {
-            return validationResponse(errors, shape: style.errors)
+            return validationResponse(errors, shape: style.errors, columns: collection.columns)
         }
-        let row = store(candidate, in: resolved.table, collection: collection, time: time, state: &state, keepID: false)
+        let row = store(
+            candidate, in: resolved.table, collection: collection, style: style, time: time, state: &state,
+            keepID: false)
         let location = memberURL(resolved.request.url, id: row.id, slash: style.trailingSlash == .always)
         switch style.createAnswer {
         case .object:
-            return objectResponse(201, row, collection: collection)
+            return objectResponse(201, row, collection: collection, style: style)
         case .objectWithLocation:
-            return objectResponse(201, row, collection: collection, headers: ["Location": location])
+            return objectResponse(201, row, collection: collection, style: style, headers: ["Location": location])
         case .locationOnly:
-            return HTTPResponse(status: 201, headers: ["Location": location, "ETag": row.etag])
+            var headers = validatorHeaders(
+                row, tag: entityTag(row, collection: collection, style: style), style: style)
+            headers["Location"] = location
+            return HTTPResponse(status: 201, headers: headers)
         case .objectWith200:
-            return objectResponse(200, row, collection: collection)
+            return objectResponse(200, row, collection: collection, style: style)
         }
     }
 
@@ -35,41 +40,36 @@ extension InMemoryBackend {
     {
         let collection = resolved.collection
         guard var row = state.tables[resolved.table]?[id] else { return detailResponse(404, "Not found.") }
-        if let failed = precondition(resolved.request, row) { return failed }
+        if let failed = precondition(resolved.request, row, collection: collection, style: style) { return failed }
         let members: JSON.Object
-        switch body(of: resolved.request, collection: collection, shape: style.errors) {
+        switch body(of: resolved.request, collection: collection, style: style) {
         case .answer(let answer): return answer
         case .object(let object): members = object
         }
-        var updated: JSON.Object
+        var merged: JSON.Object
         if resolved.request.method == .patch {
-            updated = row.object
+            merged = row.object
             for (key, change) in members where key != collection.idKey && key != collection.parentKey {
                 if change.isNull, style.patchNulls == .ignore { continue }
-                if style.patchMergesObjects, case .object = change, let current = updated[key], case .object = current {
-                    updated[key] = current.applyingMergePatch(change)
+                if style.patchMergesObjects, case .object = change, let current = merged[key], case .object = current {
+                    merged[key] = current.applyingMergePatch(change)
                 } else {
-                    updated[key] = change
+                    merged[key] = change
                 }
             }
         } else if style.putOmissions == .kept {
-            updated = row.object
-            for (key, value) in members where key != collection.idKey && key != collection.parentKey {
-                updated[key] = value
-            }
+            merged = row.object
+            for (key, value) in members { merged[key] = value }
         } else {
-            updated = JSON.Object([(collection.idKey, row.object[collection.idKey] ?? .null)])
-            if let parentKey = collection.parentKey, let parent = row.object[parentKey] {
-                updated[parentKey] = parent
-            }
-            for (key, value) in members where key != collection.idKey && key != collection.parentKey {
-                updated[key] = value
-            }
+            merged = members
         }
+        let updated = shaped(
+            merged, id: row.object[collection.idKey] ?? .null, parent: collection.parentKey.flatMap { row.object[$0] },
+            stored: row.object, collection: collection, style: style, time: time)
         var candidate = updated
         _ = candidate.removeValue(forKey: collection.idKey)
         if let errors = collection.validate?(.object(candidate), false), !errors.isEmpty {
-            return validationResponse(errors, shape: style.errors)
+            return validationResponse(errors, shape: style.errors, columns: collection.columns)
         }
         state.revision += 1
         row.object = updated
@@ -78,17 +78,17 @@ extension InMemoryBackend {
         state.tables[resolved.table]?[id] = row
         switch style.updateAnswer {
         case .object:
-            return objectResponse(200, row, collection: collection)
+            return objectResponse(200, row, collection: collection, style: style)
         case .noContent:
-            return HTTPResponse(
-                status: 204, headers: ["ETag": row.etag, "Last-Modified": HTTPDate.format(row.modified)])
+            let tag = entityTag(row, collection: collection, style: style)
+            return HTTPResponse(status: 204, headers: validatorHeaders(row, tag: tag, style: style))
         }
     }
 
     /// Stores `members` as a new object of `collection` under `table`, with a new id (or its own when `keepID`).
     static func store(
-        _ members: JSON.Object, in table: TableKey, collection: Collection, time: Date, state: inout State,
-        keepID: Bool
+        _ members: JSON.Object, in table: TableKey, collection: Collection, style: Style, time: Date,
+        state: inout State, keepID: Bool
     ) -> Row {
         var id: JSON
         if keepID, let given = members[collection.idKey], !given.isNull {
@@ -101,13 +101,10 @@ extension InMemoryBackend {
             id = updated.nextID()
             state.collections[collection.key] = updated
         }
-        var object = JSON.Object([(collection.idKey, id)])
-        if let parentKey = collection.parentKey, let parentID = table.scope.last {
-            object[parentKey] = Int(parentID).map { JSON($0) } ?? .string(parentID)
-        }
-        for (key, value) in members where key != collection.idKey && key != collection.parentKey {
-            object[key] = value
-        }
+        let parent = table.scope.last.map { parentID in Int(parentID).map { JSON($0) } ?? .string(parentID) }
+        let object = shaped(
+            members, id: id, parent: parent, stored: nil, collection: collection, style: style, time: time,
+            keepsTimestamps: keepID)
         state.revision += 1
         let row = Row(id: idText(id), object: object, revision: state.revision, modified: time)
         state.tables[table, default: Table()][row.id] = row
@@ -115,16 +112,14 @@ extension InMemoryBackend {
     }
 
     /// The request body as an object (unwrapped from the collection's object key), or the error answer.
-    static func body(
-        of request: HTTPRequest, collection: Collection, shape: ErrorShape
-    )
-        -> BodyResult
-    {
+    static func body(of request: HTTPRequest, collection: Collection, style: Style) -> BodyResult {
+        let shape = style.errors
         let data = RecordedRequest(request, index: 0).body
         let type = request.headers["Content-Type"].map { value in
             (value.split(separator: ";").first.map(String.init) ?? value).trimmingCharacters(in: .whitespaces)
                 .lowercased()
         }
+        if shape == .fastAPI, let failure = pydanticBodyFailure(data, type: type) { return .answer(failure) }
         let parsed: JSON
         if data.isEmpty {
             parsed = [:]
@@ -149,8 +144,13 @@ extension InMemoryBackend {
         }
         switch unwrapped {
         case .object(let object):
+            let known = collection.columns.map { columns in object.keys.contains { columns[$0] != nil } } ?? true
+            if style.rejectsEmptyWrites, object.isEmpty || !known {
+                return .answer(detailResponse(400, "Bad Request"))  // Rails' params.require finds nothing
+            }
             return .object(object)
         case .null:
+            if style.rejectsEmptyWrites { return .answer(detailResponse(400, "Bad Request")) }
             return .answer(validationResponse([nonFieldErrorsKey: ["No data provided"]], shape: shape))
         case .array:
             let message = "Invalid data. Expected a dictionary, but got list."

@@ -25,16 +25,21 @@ import Foundation
 ///   `null`, nested objects merge as RFC 7396 says); `DELETE` answers 204 and deletes the children in nested
 ///   collections; `HEAD` is `GET` without a body; `OPTIONS` answers 200 with `Allow`; other methods 405.
 /// - Unknown ids, unknown paths, and nested paths whose parent does not exist answer 404
-///   `{"detail": "Not found."}`. A missing or extra trailing slash is handled as ``TrailingSlash`` says.
+///   `{"detail": "Not found."}` (in the framework's words under `.rails`, `.fastAPI` and `.vapor`). A missing or
+///   extra trailing slash is handled as ``TrailingSlash`` says.
 /// - Bodies are JSON (or form-encoded, read as strings); an empty body is `{}`; malformed JSON answers 400
 ///   `{"detail": "JSON parse error - …"}`; another `Content-Type` answers 415; a body that is not an object, and
 ///   the validator's field errors, answer in the ``ErrorShape`` of the style.
 /// - With `objectKey`, objects are sent and accepted as `{"person": {…}}`; with `requestKey`, they are accepted
 ///   wrapped or bare and sent bare (Rails' `wrap_parameters`); with `collectionKey`, plain-array lists are
 ///   `{"people": […]}`.
-/// - Every single-object answer carries a strong `ETag` (a version that changes on every write) and
-///   `Last-Modified`. `If-Match` on PUT, PATCH and DELETE answers 412 `{"detail": "Precondition failed."}` on a
-///   mismatch; `If-None-Match` (or `If-Modified-Since`) on GET answers 304 with no body when unchanged.
+/// - Conditional requests follow the style, as its framework does out of the box (``Style/entityTags``,
+///   ``Style/notModified``, ``Style/honoursIfMatch``, ``Style/honoursIfUnmodifiedSince``). `Style()` is a server
+///   that follows RFC 9110 to the letter: every single-object answer carries a strong `ETag` (a version that
+///   changes on every write) and `Last-Modified`; a failed `If-Match`, `If-Unmodified-Since` (to the second) or
+///   `If-None-Match` on PUT, PATCH and DELETE answers 412 `{"detail": "Precondition failed."}`; `If-None-Match`
+///   (or `If-Modified-Since`) on GET answers 304 with no body when unchanged. The framework presets send no tag
+///   (Rails: a weak one) and ignore the preconditions.
 /// - A POST or PATCH with an `Idempotency-Key` already seen answers the first answer again (same status, headers
 ///   and body, plus `Idempotent-Replayed: true`) without applying it twice; the same key with a different
 ///   method, path or body answers 422.
@@ -111,6 +116,18 @@ public final class InMemoryBackend: Transport {
     ///     `wrap_parameters` does (`{"person": {…}}` or `{…}` in, `{…}` out), or `nil` for none.
     ///   - parentKey: For a nested collection, the member set to the parent's id in each created object (as
     ///     Django REST framework's `"person": 3`), or `nil` for none.
+    ///   - columns: The columns every object has, in order, each with the value a create that leaves it out
+    ///     stores (`nil` for an optional: `["first_name": "", "age": nil]`), or `nil` (the default) to store
+    ///     whatever is sent. With columns, answers carry every column (as serializers, `as_json` and Codable
+    ///     models write every field), members naming no column are dropped (as they ignore unknown fields), a
+    ///     PUT that replaces the whole object puts a column it leaves out back to its default, and field errors
+    ///     follow the columns' order (Vapor joins its reasons, DRF lists its fields in declaration order).
+    ///   - pagination: How this collection's lists are split into pages, or `nil` (the default) for the
+    ///     style's (``Style/pagination``, or ``Style/nestedPagination`` for a nested collection): a route that
+    ///     returns a plain array where the others paginate.
+    ///   - timestamps: This collection's timestamps (`Timestamps(created: "created_at", updated: nil,
+    ///     fractionDigits: 6)` for a Django model with one `auto_now_add` field; both keys `nil` for none), or
+    ///     `nil` (the default) for the style's ``Style/timestamps``.
     ///   - validate: Checks objects before they are stored; its errors answer in the style's ``ErrorShape``.
     public func register(
         _ path: String,
@@ -120,6 +137,9 @@ public final class InMemoryBackend: Transport {
         collectionKey: String? = nil,
         requestKey: String? = nil,
         parentKey: String? = nil,
+        columns: JSON? = nil,
+        pagination: Pagination? = nil,
+        timestamps: Timestamps? = nil,
         validate: Validator? = nil
     ) {
         let segments = PathPattern(path).segments
@@ -129,7 +149,7 @@ public final class InMemoryBackend: Transport {
             state.collections[key] = Collection(
                 segments: segments, key: key, ids: ids ?? style.defaultIDs, idKey: idKey, objectKey: objectKey,
                 collectionKey: collectionKey, requestKey: requestKey, parentKey: parentKey, validate: validate,
-                created: created)
+                columns: columns?.object, pagination: pagination, timestamps: timestamps, created: created)
         }
     }
 
@@ -231,7 +251,8 @@ public final class InMemoryBackend: Transport {
         return state.withLock { state -> JSON? in
             guard let (key, collection) = Self.tableKey(for: path, in: state), case .object(let members) = object
             else { return nil }
-            let row = Self.store(members, in: key, collection: collection, time: time, state: &state, keepID: true)
+            let row = Self.store(
+                members, in: key, collection: collection, style: style, time: time, state: &state, keepID: true)
             return .object(row.object)
         }
     }

@@ -17,7 +17,9 @@ import Testing
     }
 
     @Test func theRailsStyleAnswersLikeAPIPagination() async throws {
-        let backend = makePeopleBackend(.rails)
+        var style = InMemoryBackend.Style.rails
+        style.pagination = .apiPagination(maxPageSize: 100)  // an app that sets max_per_page (api-pagination has none)
+        let backend = makePeopleBackend(style)
         seedPeople(backend, count: 7)
 
         let first = try await call(backend, .get, "/people?per_page=3&age_gte=1")

@@ -12,7 +12,7 @@ import Testing
         var age: Int?
     }
 
-    let backend = makePeopleBackend(.drf)
+    let backend = makePeopleBackend(.drfWithConditionalRequests)  // serverErrorsBecomeCRUDErrors needs If-Match
     let api: API
 
     init() {

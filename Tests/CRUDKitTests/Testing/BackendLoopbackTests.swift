@@ -10,7 +10,7 @@ import FoundationNetworking
 extension NetworkTests {
     /// The backend served over real HTTP and reached through `URLSessionTransport`.
     @Suite struct BackendLoopbackTests {
-        let backend = makePeopleBackend(.drf)
+        let backend = makePeopleBackend(.drfWithConditionalRequests)  // for conditionalReadAnswers304OverHTTP
         let server: LoopbackServer
         let transport = URLSessionTransport()
 

@@ -53,3 +53,18 @@ func seedPeople(_ backend: InMemoryBackend, count: Int) {
             into: "people")
     }
 }
+
+extension InMemoryBackend.Style {
+    /// `.drf` as a test models an app that adds conditional requests (DRF alone sends no `ETag` or
+    /// `Last-Modified` and ignores `If-Match`): strong tags, `Last-Modified`, 304s, `If-Match` and
+    /// `If-Unmodified-Since` honoured.
+    static var drfWithConditionalRequests: Self {
+        var style = Self.drf
+        style.entityTags = .strong
+        style.sendsLastModified = true
+        style.notModified = .rfc9110
+        style.honoursIfMatch = true
+        style.honoursIfUnmodifiedSince = true
+        return style
+    }
+}
