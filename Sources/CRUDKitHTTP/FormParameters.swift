@@ -28,7 +28,7 @@ import Foundation
 public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
     /// How lists are written.
     public enum ArrayStyle: Sendable, Hashable {
-        /// `tags[]=a&tags[]=b` (Rails, PHP, Alamofire); the default.
+        /// `tags[]=a&tags[]=b`, as Rails and PHP read it; the default.
         case brackets
         /// `tags=a&tags=b` (Django REST framework filters, Go's `url.Values`).
         case repeatedKeys

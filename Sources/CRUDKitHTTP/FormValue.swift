@@ -1,7 +1,7 @@
 /// A value in a form body or query string: text, a list, or nested fields.
 ///
-/// Lists and nested fields are written in the bracket style Rails, PHP and Alamofire use
-/// (see ``FormParameters``); numbers and booleans become their text (`3`, `1.5`, `true`).
+/// Lists and nested fields are written in the bracket style Rails and PHP read (`tags[]=a`, `person[name]=Ada`;
+/// see ``FormParameters``); numbers and booleans become their text (`3`, `1.5`, `true`).
 ///
 /// ```swift
 /// let parameters: FormParameters = [

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A request in flight that can be paused, resumed and cancelled, like CRUDE's `pauseRequest()`,
-/// `resumeRequest()` and `cancelRequest()`.
+/// A request in flight that can be paused, resumed and cancelled: ``pause()``, ``resume()`` and ``cancel()``.
 ///
 /// The request goes through the whole pipeline (interceptors, retries, validation, decoding) and starts at once.
 ///
