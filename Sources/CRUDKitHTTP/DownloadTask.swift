@@ -56,13 +56,23 @@ public final class DownloadTask: Sendable {
         var request = request
         request.headers["Accept-Encoding"] = "identity"
         self.request = request
-        let temporary = FileManager.default.temporaryDirectory
-        let target = destination ?? temporary.appendingPathComponent("crudkit-download-\(UUID().uuidString)")
+        // A download without a destination goes to CRUDKit's private directory; a directory or a symbolic link at
+        // the destination fails the download before any byte is requested (see `PrivateFiles`).
+        var refusal: CRUDError?
+        var target = destination ?? FileManager.default.temporaryDirectory
+        do {
+            if let destination {
+                try PrivateFiles.checkDestination(destination)
+            } else {
+                target = try PrivateFiles.newName("download")
+            }
+        } catch {
+            refusal = error as? CRUDError ?? .transport(underlying: error)
+        }
         self.destination = target
-        self.partial = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
+        self.partial = PrivateFiles.partialFile(for: target)
         self.observer = observer
-        launch()
+        if let refusal { complete(.failure(refusal), phase: .failed) } else { launch() }
     }
 
     /// Where the download is.
@@ -96,15 +106,17 @@ public final class DownloadTask: Sendable {
         if start { launch() }
     }
 
-    /// Stops the download for good and removes the partial file; ``finished`` throws ``CRUDError/cancelled``.
+    /// Stops the download for good and removes the partial file; ``finished`` throws ``CRUDError/cancelled``
+    /// once the attempt in flight has ended and the file is gone.
     public func cancel() {
-        let attempt = state.withLock { state -> Task<Void, Never>? in
-            guard state.phase == .running || state.phase == .paused else { return nil }
+        let (attempt, now) = state.withLock { state -> (Task<Void, Never>?, Bool) in
+            guard state.phase == .running || state.phase == .paused else { return (nil, false) }
             state.phase = .cancelled
-            return state.attempt
+            return (state.attempt, !state.unwinding)
         }
         attempt?.cancel()
-        complete(.failure(.cancelled), phase: .cancelled)
+        // An attempt still unwinding may still create or write the partial file: it completes when it ends.
+        if now { complete(.failure(.cancelled), phase: .cancelled) }
     }
 
     /// The downloaded file, once complete.
@@ -182,21 +194,20 @@ public final class DownloadTask: Sendable {
     /// Moves the finished file into place; a response that is not a 2xx (its body did not go to the file) fails.
     private func finish(_ response: HTTPResponse) throws {
         guard (200..<300).contains(response.status) else { throw CRUDError.httpStatus(response) }
+        // Cancelled while the body ended: the destination is left as it was.
+        guard state.withLock({ $0.phase != .cancelled }) else { throw CRUDError.cancelled }
         let length: Int64
         do {
-            if FileManager.default.fileExists(atPath: destination.path) {
-                try FileManager.default.removeItem(at: destination)
-            }
             if !FileManager.default.fileExists(atPath: partial.path) {
                 // A 2xx with an empty body (204, or 200 with nothing) may leave no file behind.
-                _ = FileManager.default.createFile(atPath: partial.path, contents: nil)
+                try PrivateFiles.create(at: partial).close()
             }
             length =
                 (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?
                 .int64Value ?? 0
-            try FileManager.default.moveItem(at: partial, to: destination)
+            try PrivateFiles.moveIntoPlace(partial, to: destination)
         } catch {
-            throw CRUDError.transport(underlying: error)
+            throw error as? CRUDError ?? CRUDError.transport(underlying: error)
         }
         state.withLock { $0.progress.completedBytes = length }
         complete(.success(destination), phase: .finished)
@@ -222,6 +233,8 @@ public final class DownloadTask: Sendable {
         }
         if next.relaunch { launch() }
         if next.fail { complete(.failure(failure), phase: .failed) }
+        // Cancelled while this attempt was in flight: now that it has ended, the partial file goes.
+        if phase == .cancelled { complete(.failure(.cancelled), phase: .cancelled) }
     }
 
     private func complete(_ result: Result<URL, CRUDError>, phase: Phase) {
@@ -243,7 +256,10 @@ extension ResumableTransport {
     ///
     /// - Parameters:
     ///   - request: The request (usually a GET); `Accept-Encoding: identity` is set so byte ranges line up.
-    ///   - destination: Where the finished file goes; a new file in the temporary directory when `nil`.
+    ///   - destination: Where the finished file goes, by the rules of ``PrivateFiles/moveIntoPlace(_:to:)``: a
+    ///     regular file there is replaced atomically on success and only then; a directory or a symbolic link fails
+    ///     the download before any byte is requested. When `nil`, a new owner-only file in CRUDKit's private
+    ///     directory (see ``PrivateFiles``), which the caller moves or removes.
     ///   - observer: Told the bytes received (resumed bytes included).
     /// - Returns: The running download.
     public func downloadTask(

@@ -141,29 +141,37 @@ public struct MultipartForm: Sendable, Hashable {
             throw CRUDError.invalidRequest(reason: "cannot create \(url.path) for the multipart body")
         }
         do {
-            let handle = try FileHandle(forWritingTo: url)
-            defer { try? handle.close() }
-            try encode { try handle.write(contentsOf: $0) }
+            try write(into: try FileHandle(forWritingTo: url))
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error as? CRUDError ?? CRUDError.invalidRequest(reason: "cannot write the multipart body: \(error)")
         }
     }
 
+    /// Writes the body through `handle`, then closes it.
+    private func write(into handle: FileHandle) throws {
+        defer { try? handle.close() }
+        try encode { try handle.write(contentsOf: $0) }
+    }
+
     /// Calls `body` with the encoded form as an ``HTTPBody``, then cleans up.
     ///
     /// A form with file parts is written to a temporary file first and passed as ``HTTPBody/file(_:)`` (so a
-    /// 50 MB video is streamed from disk, not loaded); the file is removed when `body` returns or throws.
+    /// 50 MB video is streamed from disk, not loaded); the file is owner-only in CRUDKit's private directory (see
+    /// ``PrivateFiles``) and removed when `body` returns or throws.
     /// A form of in-memory parts only is passed as ``HTTPBody/data(_:)``.
     /// - Parameter body: Sends the request; retries inside it can re-send the same body.
     /// - Returns: What `body` returns.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the body cannot be written; what `body` throws.
     public func withTemporaryBody<Result>(_ body: (HTTPBody) async throws -> Result) async throws -> Result {
         guard hasFileParts else { return try await body(.data(try encodedData())) }
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("crudkit-multipart-\(UUID().uuidString)")
-        try write(to: url)
+        let (url, handle) = try PrivateFiles.create("multipart")
         defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            try write(into: handle)
+        } catch {
+            throw error as? CRUDError ?? CRUDError.invalidRequest(reason: "cannot write the multipart body: \(error)")
+        }
         return try await body(.file(url))
     }
 }

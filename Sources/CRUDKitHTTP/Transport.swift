@@ -54,19 +54,26 @@ extension Transport {
         return response
     }
 
-    /// Receives the body with ``send(_:observer:)``, then writes a 2xx body to `destination`.
+    /// Receives the body with ``send(_:observer:)``, then writes a 2xx body to `destination` by the rules of
+    /// ``PrivateFiles/moveIntoPlace(_:to:)`` (a directory or a symbolic link is refused before the request).
     public func download(
         _ request: HTTPRequest, to destination: URL, observer: TransferObserver
     ) async throws
         -> HTTPResponse
     {
+        try PrivateFiles.checkDestination(destination)
         var response = try await send(request, observer: observer)
         guard response.isSuccess else { return response }
+        let partial = PrivateFiles.partialFile(for: destination)
+        defer { try? FileManager.default.removeItem(at: partial) }
         do {
-            try response.body.write(to: destination, options: .atomic)
+            let handle = try PrivateFiles.create(at: partial)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: response.body)
         } catch {
-            throw CRUDError.transport(underlying: error)
+            throw error as? CRUDError ?? CRUDError.transport(underlying: error)
         }
+        try PrivateFiles.moveIntoPlace(partial, to: destination)
         response.body = Data()
         return response
     }

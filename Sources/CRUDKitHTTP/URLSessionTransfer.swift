@@ -270,12 +270,10 @@ final class URLSessionTransfer: Sendable {
         return true
     }
 
-    /// Opens `url` for writing (creating it), truncated to and positioned at `offset`.
+    /// Opens `url` for writing (creating it owner-only, see ``PrivateFiles/openForWriting(_:)``), truncated to and
+    /// positioned at `offset`.
     private func open(_ url: URL, at offset: Int64) throws {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: url)
+        let handle = try PrivateFiles.openForWriting(url)
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seek(toOffset: UInt64(offset))
         let replaced = file.withLock { file in

@@ -115,8 +115,10 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request` and streams a 2xx body into `destination` as it arrives (memory stays bounded).
     ///
-    /// The file is written next to `destination` first and moved there on success; on failure or cancellation
-    /// nothing is left behind. For other statuses the body is returned in the response and no file is made.
+    /// The file is written next to `destination` first (owner-only) and moved there on success, replacing a
+    /// regular file atomically (see ``PrivateFiles/moveIntoPlace(_:to:)``); a directory or a symbolic link at
+    /// `destination` is refused before the request is sent. On failure or cancellation nothing is left behind and
+    /// an existing file is untouched. For other statuses the body is returned in the response and no file is made.
     /// - Parameters:
     ///   - request: The request.
     ///   - destination: The file to create or replace.
@@ -128,20 +130,11 @@ public final class URLSessionTransport: Transport {
     ) async throws
         -> HTTPResponse
     {
-        let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        try PrivateFiles.checkDestination(destination)
+        let partial = PrivateFiles.partialFile(for: destination)
         defer { try? FileManager.default.removeItem(at: partial) }
         let result = try await exchange(request, sink: .file(.init(url: partial)), observer: observer)
-        if result.wroteFile {
-            do {
-                if FileManager.default.fileExists(atPath: destination.path) {
-                    try FileManager.default.removeItem(at: destination)
-                }
-                try FileManager.default.moveItem(at: partial, to: destination)
-            } catch {
-                throw CRUDError.transport(underlying: error)
-            }
-        }
+        if result.wroteFile { try PrivateFiles.moveIntoPlace(partial, to: destination) }
         return result.response
     }
 

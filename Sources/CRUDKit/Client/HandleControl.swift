@@ -28,13 +28,17 @@ package final class HandleControl: Sendable {
     }
 
     private let state: Locked<State>
-    /// Where a `GET`'s body goes as it arrives, so a pause keeps it.
-    private let file: URL
+    /// Where a `GET`'s body goes as it arrives, so a pause keeps it: a name in CRUDKit's private directory, which
+    /// the transport creates owner-only (see ``PrivateFiles``); why not when the directory cannot be made.
+    private let file: Result<URL, CRUDError>
 
     init(paused: Bool) {
         state = Locked(State(phase: paused ? .paused : .running))
-        file = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-handle-\(UUID().uuidString)")
+        file = Result { try PrivateFiles.newName("handle") }.mapError { $0 as? CRUDError ?? .transport(underlying: $0) }
     }
+
+    /// The file a `GET`'s body goes to (for tests: it is owner-only while the body arrives and gone at the end).
+    package var keptFile: URL? { try? file.get() }
 
     // MARK: - Steering
 
@@ -88,7 +92,7 @@ package final class HandleControl: Sendable {
         state.withLock { state in
             if state.phase != .cancelled { state.phase = .ended }
         }
-        try? FileManager.default.removeItem(at: file)
+        if case .success(let file) = file { try? FileManager.default.removeItem(at: file) }
     }
 
     /// Returns at once while running; waits while paused.
@@ -151,7 +155,7 @@ package final class HandleControl: Sendable {
         let resumable = request.method == .get ? transport as? any ResumableTransport : nil
         var request = request
         if resumable != nil { request.headers["Accept-Encoding"] = "identity" }
-        let file = self.file
+        let file = resumable == nil ? nil : try self.file.get()
         let limit = resumable?.maximumResponseSize ?? Int.max
         let watched = TransferObserver(upload: observer.upload) { [weak self] progress in
             observer.download?(progress)
@@ -170,7 +174,7 @@ package final class HandleControl: Sendable {
                 state.generation += 1
                 let generation = state.generation
                 let task = Task { [ranged] in
-                    guard let resumable else { return try await transport.send(ranged, observer: watched) }
+                    guard let resumable, let file else { return try await transport.send(ranged, observer: watched) }
                     return try await resumable.receive(
                         ranged, into: file, continuingAt: kept.offset, observer: watched
                     ) { [weak self] head in
@@ -198,7 +202,7 @@ package final class HandleControl: Sendable {
                     state.withLock { $0.validator = nil }  // nothing left to continue from: start over
                     continue
                 }
-                guard resumable != nil, response.isSuccess else { return response }
+                guard let file, response.isSuccess else { return response }
                 if keptBytes().size > limit { throw CRUDError.responseTooLarge(limit: limit) }
                 do {
                     response.body = try Data(contentsOf: file)
@@ -222,7 +226,7 @@ package final class HandleControl: Sendable {
 
     /// The bytes in the file and the validator that lets a ranged request continue them.
     private func keptBytes() -> (offset: Int64, validator: String?, size: Int64) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        let attributes = (try? file.get()).flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path) }
         let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         let validator = state.withLock { $0.validator }
         return (validator == nil ? 0 : size, validator, size)

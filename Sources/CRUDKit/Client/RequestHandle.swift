@@ -31,6 +31,9 @@ public final class RequestHandle<Value: Sendable>: Sendable {
     }
 
     let control: HandleControl
+
+    /// The file the request's `GET` body goes to, so a pause keeps it (see ``PrivateFiles``).
+    package var keptFile: URL? { control.keptFile }
     private let task: Task<Value, any Error>
     private let callbackQueue: DispatchQueue?
 

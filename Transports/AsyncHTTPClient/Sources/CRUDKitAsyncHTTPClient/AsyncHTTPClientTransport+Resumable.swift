@@ -14,7 +14,8 @@ extension AsyncHTTPClientTransport: ResumableTransport {
     /// This is what lets a ``CRUDKit/RequestHandle`` pause a `GET` mid-body and resume it with `Range`.
     /// - Parameters:
     ///   - request: The request; a ranged one carries `Range` and `If-Range`.
-    ///   - file: The file to write into; created when missing.
+    ///   - file: The file to write into; created owner-only when missing, never through a symbolic link (see
+    ///     ``CRUDKit/PrivateFiles/openForWriting(_:)``).
     ///   - offset: The bytes already in `file` that a `206` continues.
     ///   - observer: Told the bytes sent and received (the kept bytes included).
     ///   - head: Told the 2xx response head before any byte is written.
@@ -35,10 +36,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to file: URL, at offset: Int64,
         kept: TransferProgress?, idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
-        if !FileManager.default.fileExists(atPath: file.path) {
-            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: file)
+        let handle = try PrivateFiles.openForWriting(file)
         defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seek(toOffset: UInt64(offset))

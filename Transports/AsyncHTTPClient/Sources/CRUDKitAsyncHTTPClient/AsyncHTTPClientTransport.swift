@@ -93,8 +93,10 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends `request` and streams a successful (2xx) body into `destination` as it arrives, never holding it
     /// in memory; any other status comes back with its body in the response (within the size limit).
     ///
-    /// The body is written to a temporary file beside `destination`, which replaces `destination` once the body
-    /// is complete; a failed or cancelled download leaves nothing behind.
+    /// The body is written to an owner-only temporary file beside `destination`, which replaces `destination`
+    /// atomically once the body is complete (see ``CRUDKit/PrivateFiles/moveIntoPlace(_:to:)``); a failed or
+    /// cancelled download leaves nothing behind and an existing file untouched. A directory or a symbolic link at
+    /// `destination` is refused before the request is sent.
     /// - Parameters:
     ///   - request: The request.
     ///   - destination: The file to create or replace.
@@ -104,7 +106,8 @@ public final class AsyncHTTPClientTransport: Transport {
     public func download(
         _ request: HTTPRequest, to destination: URL, observer: TransferObserver
     ) async throws -> HTTPResponse {
-        try await follow(request, observer: observer, destination: destination)
+        try PrivateFiles.checkDestination(destination)
+        return try await follow(request, observer: observer, destination: destination)
     }
 
     /// Sends `request`, following redirects within the limit and the deadline.
@@ -263,18 +266,13 @@ public final class AsyncHTTPClientTransport: Transport {
         return data
     }
 
-    /// Streams the body into a temporary file beside `destination`, then moves it into place.
+    /// Streams the body into an owner-only temporary file beside `destination`, then moves it into place.
     static func write(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to destination: URL,
         idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
-        let partial = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: partial)
-        else {
-            throw CRUDError.invalidRequest(reason: "the download file \(destination.path) cannot be written")
-        }
+        let partial = PrivateFiles.partialFile(for: destination)
+        let handle = try PrivateFiles.create(at: partial)
         var finished = false
         defer {
             try? handle.close()
@@ -284,15 +282,7 @@ public final class AsyncHTTPClientTransport: Transport {
             try handle.write(contentsOf: Data($0.readableBytesView))
         }
         try handle.close()
-        do {
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: partial)
-            } else {
-                try FileManager.default.moveItem(at: partial, to: destination)
-            }
-        } catch {
-            throw CRUDError.invalidRequest(reason: "the download could not be moved to \(destination.path)")
-        }
+        try PrivateFiles.moveIntoPlace(partial, to: destination)
         finished = true
         if let final { observer?(final) }
     }
