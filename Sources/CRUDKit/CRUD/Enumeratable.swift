@@ -68,11 +68,11 @@ extension ResourceScope where Model: Enumeratable {
         } catch {
             throw CRUDError.decoding(error, body: response.body)
         }
-        let total = pagination.total(in: json, response: response)
+        let signals = pagination.signals(in: json, response: response, request: request, count: items.count)
         let next = pagination.next(
-            in: json, response: response, request: request, count: items.count, total: total,
+            in: json, response: response, request: request, count: items.count, total: signals.total,
             resolve: { resolve($0, against: response.url ?? request.url) })
-        return Page(items: items, total: total, next: next, scope: self)
+        return Page(items: items, next: next, scope: self, signals: signals)
     }
 }
 

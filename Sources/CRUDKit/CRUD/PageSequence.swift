@@ -69,6 +69,10 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         private var fetched: Set<PageRequest> = []
         private var seen: Set<Model.ID> = []
         private let maxPages: Int
+        /// How many items the walk handed out.
+        private var received = 0
+        /// Why the walk that ended is not the whole list, thrown once its last items are handed out.
+        private var shortfall: ListShortfall?
 
         init(scope: ResourceScope<Model>, first: PageRequest, maxPages: Int) {
             self.scope = scope
@@ -84,7 +88,11 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     defer { position += 1 }
                     return buffer[position]
                 }
-                guard let request = pending else { return nil }
+                guard let request = pending else {
+                    guard let shortfall else { return nil }
+                    self.shortfall = nil
+                    throw CRUDError.incompleteList(shortfall)
+                }
                 guard !Task.isCancelled else {
                     pending = nil
                     throw CRUDError.cancelled
@@ -108,12 +116,19 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     // Every item was seen before: the server sent a page already walked under another name.
                     pending = nil
                     buffer = []
-                    return nil
+                    shortfall = page.signals.shortfall(of: Model.self, received: received, pages: fetched.count)
+                    continue
                 }
                 seen.formUnion(ids.compactMap { $0 })
                 buffer = page.items
                 position = 0
+                let (sum, overflow) = received.addingReportingOverflow(page.items.count)
+                received = overflow ? .max : sum
                 pending = page.next.flatMap { fetched.contains($0) ? nil : $0 }
+                if pending == nil {
+                    shortfall = page.signals.shortfall(
+                        of: Model.self, received: received, pages: fetched.count, endedWithoutNext: page.next == nil)
+                }
             }
         }
     }
