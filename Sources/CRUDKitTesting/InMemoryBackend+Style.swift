@@ -34,6 +34,9 @@ extension InMemoryBackend {
         public var defaultIDs: IDStrategy
         /// Query parameters that are never read as filters (besides the pagination parameters).
         public var ignoredQueryParameters: Set<String>
+        /// The key every single-object answer is wrapped in while request bodies stay bare (``laravel``: `data`);
+        /// `nil` for none.
+        public var responseKey: String? = nil
 
         /// Creates a style; the defaults describe a plain JSON server: no trailing slash, no pagination,
         /// Rails-shaped 422 errors, 201 with the object on create, 200 with the object on update.
