@@ -68,13 +68,15 @@ extension InMemoryBackend {
             root?.percentEncodedPath = "/"
             root?.percentEncodedQuery = nil
             let back = request.headers["Referer"] ?? root?.string ?? "/"
-            let page = "<!DOCTYPE html><html><head><meta http-equiv=\"refresh\" content=\"0;url='\(back)'\" />"
+            let page =
+                "<!DOCTYPE html><html><head><meta http-equiv=\"refresh\" content=\"0;url='\(back)'\" />"
                 + "<title>Redirecting to \(back)</title></head><body>Redirecting to \(back).</body></html>"
             return HTTPResponse(
                 status: 302, headers: ["Location": back, "Content-Type": "text/html; charset=UTF-8"],
                 body: Data(page.utf8))
         }
-        let page = "<!DOCTYPE html><html lang=\"en\"><head><title>Error</title></head><body><div>"
+        let page =
+            "<!DOCTYPE html><html lang=\"en\"><head><title>Error</title></head><body><div>"
             + "\(response.status)</div></body></html>"
         return HTTPResponse(
             status: response.status, headers: ["Content-Type": "text/html; charset=UTF-8"], body: Data(page.utf8))
@@ -89,10 +91,11 @@ extension InMemoryBackend {
 
     /// The Eloquent model name of a collection: `people` → `Person`, `blog_posts` → `BlogPost`.
     static func modelName(_ collection: Collection) -> String {
-        let last = collection.segments.reversed().lazy.compactMap { segment -> String? in
-            if case .literal(let text) = segment { return text }
-            return nil
-        }.first ?? "model"
+        let last =
+            collection.segments.reversed().lazy.compactMap { segment -> String? in
+                if case .literal(let text) = segment { return text }
+                return nil
+            }.first ?? "model"
         let irregular = ["people": "person", "children": "child", "men": "man", "women": "woman"]
         var singular = irregular[last] ?? last
         if irregular[last] == nil {
@@ -102,8 +105,10 @@ extension InMemoryBackend {
                 singular.removeLast()
             }
         }
-        return singular.split(whereSeparator: { $0 == "_" || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }
-            .joined()
+        return singular.split(whereSeparator: { $0 == "_" || $0 == "-" }).map {
+            $0.prefix(1).uppercased() + $0.dropFirst()
+        }
+        .joined()
     }
 
     /// One page of `items` as Laravel's length-aware paginator answers it through an API Resource collection:

@@ -9,6 +9,12 @@ import Foundation
 /// links a page to itself cannot loop forever; a `next` link to another origin than the API's base URL fails with
 /// ``CRUDError/invalidRequest(reason:)`` (the API's headers, credentials included, would go there).
 ///
+/// A walk never ends short in silence: when it would end with fewer items than the total the server declared (a
+/// body member or a header such as `X-Total-Count`), or on a full page with no way to ask for the next one, it
+/// hands out the items it received and then fails with ``CRUDError/incompleteList(_:)``, naming what it saw and the
+/// pagination that would fit. A last page that is exactly full with `"next": null`, more items than the total
+/// (items created during the walk) and a short page from a server that says nothing else are the end.
+///
 /// Two more rules end a walk a server would otherwise keep going forever:
 /// - **Repeated page:** a page whose items all have ids, every one of them already seen earlier in this walk
 ///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page

@@ -116,7 +116,8 @@ extension Pagination {
         case .linkHeader:
             return linkNext(response, resolve: resolve)
         case .automatic:
-            return automaticNext(in: json, response: response, request: request, count: count, total: total,
+            return automaticNext(
+                in: json, response: response, request: request, count: count, total: total,
                 resolve: resolve)
         case .pageNumber(let parameter, let firstPage, let sizeParameter, let configuredSize):
             guard request.url == nil, count > 0 else { return nil }

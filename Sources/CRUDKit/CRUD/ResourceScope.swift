@@ -116,7 +116,8 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         } catch {
             let failure = CRUDError.decoding(error, body: response.body)
             guard let missing = place.missingKey, case .decoding(var details) = failure else { throw failure }
-            details.found += " (the answer has no `\(missing)` key, so it was read as a bare object"
+            details.found +=
+                " (the answer has no `\(missing)` key, so it was read as a bare object"
                 + (missing == Model.objectKey
                     ? "; a server that takes {\"\(missing)\": …} and answers bare objects wants requestKey, "
                         + "not objectKey)" : ")")

@@ -195,7 +195,9 @@ private struct ErrorBodyReader {
         guard let first = word.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
             return false
         }
-        return word.unicodeScalars.allSatisfy { "_.[]".unicodeScalars.contains($0) || CharacterSet.alphanumerics.contains($0) }
+        return word.unicodeScalars.allSatisfy {
+            "_.[]".unicodeScalars.contains($0) || CharacterSet.alphanumerics.contains($0)
+        }
     }
 
     private mutating func readFastAPI(_ object: JSON.Object) {

@@ -35,7 +35,8 @@ import Testing
         #expect(found.fieldErrors == ["age": ["is less than minimum of 0"], "email": ["is not a valid email address"]])
         #expect(found.message == reason)
         #expect(found.messages == [reason])
-        let listed = try #require(details(#"{"error": true, "reason": "role is not admin, user, or guest, name is empty"}"#))
+        let listed = try #require(
+            details(#"{"error": true, "reason": "role is not admin, user, or guest, name is empty"}"#))
         #expect(listed.fieldErrors == ["role": ["is not admin, user, or guest"], "name": ["is empty"]])
         for other in ["Not Found", "Unauthorized", "Value of type 'String' required for key 'email'.", "a, b is c"] {
             let plain = try #require(details(#"{"error": true, "reason": "\#(other)"}"#, status: 400))

@@ -25,7 +25,8 @@ extension NetworkTests {
 
         /// A reply of raw bytes, as Laravel behind `php artisan serve` writes it, then the connection closes.
         static func raw(_ status: String, _ body: String = "", extra: [String] = []) -> LoopbackReply {
-            var head = "HTTP/1.1 \(status)\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            var head =
+                "HTTP/1.1 \(status)\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                 + "Cache-Control: no-cache, private\r\nX-RateLimit-Limit: 60\r\nX-RateLimit-Remaining: 57\r\n"
                 + "Access-Control-Allow-Origin: *\r\n"
             if !body.isEmpty { head += "Content-Type: application/json\r\n" }
@@ -59,12 +60,18 @@ extension NetworkTests {
             switch (request.method, request.path) {
             case ("POST", "/api/people"):
                 guard body["first_name"].string != nil, body.object?["person"] == nil else {
-                    return raw("422 Unprocessable Content", #"{"message":"The given data was invalid.","errors":{"first_name":["The first name field is required."]}}"#)
+                    return raw(
+                        "422 Unprocessable Content",
+                        #"{"message":"The given data was invalid.","errors":{"first_name":["The first name field is required."]}}"#
+                    )
                 }
                 if let age = body["age"].int, age < 0 {
-                    return raw("422 Unprocessable Content", #"{"message":"The given data was invalid.","errors":{"age":["The age must be at least 0."]}}"#)
+                    return raw(
+                        "422 Unprocessable Content",
+                        #"{"message":"The given data was invalid.","errors":{"age":["The age must be at least 0."]}}"#)
                 }
-                return raw("201 Created", #"{"data":\#(person(7, body["first_name"].stringValue, age: body["age"].int))}"#)
+                return raw(
+                    "201 Created", #"{"data":\#(person(7, body["first_name"].stringValue, age: body["age"].int))}"#)
             case ("PUT", "/api/people/7"):
                 return raw("200 OK", #"{"data":\#(person(7, body["first_name"].stringValue, age: body["age"].int))}"#)
             case ("GET", "/api/people/8"):

@@ -42,8 +42,10 @@ struct LaravelPerson: CRUDModel, Codable, Hashable {
         let put = try await call(server, .put, "/api/people/1", json: ["age": 37], headers: json)
         let second = try await call(server, .get, "/api/people?page=2&per_page=2&first_name=Cy", headers: json)
         let page = try await call(server, .get, "/api/people?page=2&per_page=2", headers: json).json
-        let wrapped = try await call(server, .post, "/api/people", json: ["person": ["first_name": "Di"]], headers: json)
-        let invalid = try await call(server, .post, "/api/people", json: ["first_name": "Ed", "age": -1], headers: json)
+        let wrapped = try await call(
+            server, .post, "/api/people", json: ["person": ["first_name": "Di"]], headers: json)
+        let invalid = try await call(
+            server, .post, "/api/people", json: ["first_name": "Ed", "age": -1], headers: json)
         let missing = try await call(server, .get, "/api/people/7", headers: json)
         let browser = try await call(server, .post, "/api/people", json: ["age": -1], headers: ["Accept": "text/html"])
         let browserMissing = try await call(server, .get, "/api/people/7", headers: ["Accept": "*/*"])
@@ -66,7 +68,9 @@ struct LaravelPerson: CRUDModel, Codable, Hashable {
         #expect(page["meta"]["path"].string == "\(backendBase)/api/people")
         #expect(wrapped.status == 422)  // a wrapped body is refused
         #expect(
-            invalid.json == ["message": "The given data was invalid.", "errors": ["age": ["The age must be at least 0."]]])
+            invalid.json == [
+                "message": "The given data was invalid.", "errors": ["age": ["The age must be at least 0."]],
+            ])
         #expect(invalid.status == 422)
         #expect(missing.status == 404)
         #expect(missing.json == ["message": "No query results for model [App\\Models\\Person] 7"])

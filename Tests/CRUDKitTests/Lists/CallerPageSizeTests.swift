@@ -16,7 +16,8 @@ import Testing
 
     static let cases: [Case] = [
         Case(
-            description: "pageNumber with pageSize", pagination: .pageNumber("page", sizeParameter: "per_page", pageSize: 10),
+            description: "pageNumber with pageSize",
+            pagination: .pageNumber("page", sizeParameter: "per_page", pageSize: 10),
             style: InMemoryBackend.Style(pagination: .pageNumber(pageSize: 10)), sizeParameter: "per_page"),
         Case(
             description: "pageNumber without pageSize", pagination: .pageNumber("page", sizeParameter: "per_page"),

@@ -185,7 +185,9 @@ import Testing
             StubTransport().on(.get, "people") { request in
                 var http = request.request
                 let asked = request.recorded.query[size].flatMap { Int($0) } ?? 50
-                let query = request.recorded.queryItems.map { $0.name == size ? "\(size)=\(min(asked, 50))" : "\($0.name)=\($0.value)" }
+                let query = request.recorded.queryItems.map {
+                    $0.name == size ? "\(size)=\(min(asked, 50))" : "\($0.name)=\($0.value)"
+                }
                 http.url = URL(string: "https://api.example.com/people?" + query.joined(separator: "&"))!
                 var response = try await backend.send(http)
                 response.headers["X-Total-Count"] = "120"
