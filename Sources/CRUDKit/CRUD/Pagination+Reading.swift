@@ -49,8 +49,8 @@ extension Pagination {
         totalSource(in: json, response: response)?.value
     }
 
-    /// The total and where it was found (`` `metadata.total` in the body``, `` `X-Total-Count` header``).
-    func totalSource(in json: JSON, response: HTTPResponse) -> (value: Int, place: String)? {
+    /// The total and where it was found: a key path of the body, or a header.
+    func totalSource(in json: JSON, response: HTTPResponse) -> (value: Int, place: SignalPlace)? {
         var paths = totalKeyPath.map { [$0] } ?? []
         switch style {
         case .envelope(_, _, let key?): paths.append(key)
@@ -58,28 +58,44 @@ extension Pagination {
         default: if json.object != nil { paths += Self.totalKeys + Self.nestedTotalPaths }
         }
         for path in paths {
-            if let total = json.value(atPath: path)?.int { return total < 0 ? nil : (total, "`\(path)` in the body") }
+            if let total = json.value(atPath: path)?.int { return total < 0 ? nil : (total, .body(path)) }
         }
         for name in totalHeaders {
             guard let value = response.headers[name] else { continue }
             guard let total = Int(value.trimmingCharacters(in: .whitespaces)), total >= 0 else { return nil }
-            return (total, "`\(name)` header")
+            return (total, .header(name))
         }
         return nil
     }
 
     /// The page size the server says it used, and where: ``pageSizeKeyPath``, Fluent's `metadata.per`, Laravel's
     /// `meta.per_page`, else ``pageSizeHeader``; only a positive one.
-    func servedPageSize(in json: JSON, response: HTTPResponse) -> (value: Int, place: String)? {
+    func servedPageSize(in json: JSON, response: HTTPResponse) -> (value: Int, place: SignalPlace)? {
         var paths = pageSizeKeyPath.map { [$0] } ?? []
         if json.object != nil { paths += Self.pageSizePaths }
         for path in paths {
-            if let size = json.value(atPath: path)?.int, size > 0 { return (size, "`\(path)` in the body") }
+            if let size = json.value(atPath: path)?.int, size > 0 { return (size, .body(path)) }
         }
         if let name = pageSizeHeader, let size = Self.headerNumber([name], in: response), size > 0 {
-            return (size, "`\(name)` header")
+            return (size, .header(name))
         }
         return nil
+    }
+
+    /// Where a figure about the pages was found.
+    enum SignalPlace {
+        /// A key path of the body.
+        case body(String)
+        /// A response header.
+        case header(String)
+
+        /// `` `metadata.total` 24 in the body`` or `` `X-Total-Count` header 24``.
+        func phrase(_ value: Int) -> String {
+            switch self {
+            case .body(let path): "`\(path)` \(value) in the body"
+            case .header(let name): "`\(name)` header \(value)"
+            }
+        }
     }
 
     /// The first of `names` that `response` has, as a whole number.

@@ -13,11 +13,11 @@ extension Pagination {
     func signals(in json: JSON, response: HTTPResponse, request: PageRequest, count: Int) -> PageSignals {
         var found: [String] = []
         let total = totalSource(in: json, response: response)
-        if let total { found.append("\(total.place) \(total.value)") }
+        if let total { found.append(total.place.phrase(total.value)) }
         let served = servedPageSize(in: json, response: response)
         let asked = askedPageSize(request)
         if let served {
-            found.append("\(served.place) \(served.value) as the page size")
+            found.append(served.place.phrase(served.value) + " as the page size")
         } else if let asked {
             found.append("page size \(asked) asked for")
         }

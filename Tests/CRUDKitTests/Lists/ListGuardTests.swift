@@ -59,7 +59,7 @@ import Testing
         let shortfall = try #require(found)
         #expect(shortfall.received == 10 && shortfall.declaredTotal == 24 && shortfall.pages == 1)
         #expect(shortfall.resource == "Numbered")
-        #expect(shortfall.signals.contains("`metadata.total` in the body 24"))
+        #expect(shortfall.signals.contains("`metadata.total` 24 in the body"))
         #expect(shortfall.suggestion.contains("Pagination.vapor"))
         let text = CRUDError.incompleteList(shortfall).description
         #expect(text.hasPrefix("The list is incomplete: the list of Numbered ended after 10 items in 1 page but the"))
