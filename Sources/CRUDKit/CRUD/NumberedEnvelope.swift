@@ -48,7 +48,7 @@ struct NumberedEnvelope: Sendable, Hashable {
     var phrase: String {
         switch kind {
         case .fluent:
-            return "`metadata.page` \(current)" + (size.map { ", `metadata.per` \($0)" } ?? "")
+            return "`metadata.page` \(current)"
         case .laravel:
             return "`meta.current_page` \(current)" + (last.map { " of `meta.last_page` \($0)" } ?? "")
         }
