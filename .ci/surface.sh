@@ -5,9 +5,12 @@
 #                               symbol count per module, the public types, the members a `CRUDModel` conformer picks up
 #                               (the model protocols' members and extensions), and the overloads per name for the
 #                               busiest names, the CRUD/API verbs and each NAME given.
+#   .ci/surface.sh --check      the same, then compares the figures with the committed budget
+#                               (.ci/surface-budget.json) and fails when any differs: a change that grows the surface
+#                               updates the budget in the same commit, so the budget's diff is the review.
 #
-# MODULES_DIR overrides where the .swiftmodule files are looked for (and skips the build). Informational: exits 0
-# unless the build or the extraction fails.
+# MODULES_DIR overrides where the .swiftmodule files are looked for (and skips the build). Without --check it is
+# informational: exits 0 unless the build or the extraction fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,4 +40,12 @@ for module in "${modules[@]}"; do
     swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$MODULES_DIR" \
         -minimum-access-level public -skip-synthesized-members -output-dir "$work" >/dev/null
 done
-python3 Scripts/surface.py "$work" "$@"
+arguments=()
+for argument in "$@"; do
+    if [[ "$argument" == "--check" ]]; then
+        arguments+=(--budget .ci/surface-budget.json)
+    else
+        arguments+=("$argument")
+    fi
+done
+python3 Scripts/surface.py "$work" "${arguments[@]}"

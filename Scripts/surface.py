@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Summarises the public surface from symbol graphs (used by .ci/surface.sh).
 
-    Scripts/surface.py DIR [NAME ...]
+    Scripts/surface.py DIR [--budget FILE] [NAME ...]
 
 DIR holds `<Module>.symbols.json` (and `<Module>@<Other>.symbols.json` for extensions of other modules' types), as
 written by `swift-symbolgraph-extract -minimum-access-level public`. Prints, per module, the public symbol count and
 public types; the members a `CRUDModel` conformer picks up (members of the model protocols and their extensions);
 and the overloads per name for the busiest names (and for each NAME given).
+
+With --budget FILE (a JSON object, `.ci/surface-budget.json`), it then compares the figures with the committed budget
+and exits 1 when any differs: a change that grows (or shrinks) the public surface updates the budget in the same
+commit, so the diff of that file is where the growth is reviewed. The budget's keys:
+    library_symbols     public non-synthesized symbols of the library modules (every module but CRUDKitTesting)
+    testing_symbols     the same for CRUDKitTesting
+    model_members       members a CRUDModel conformer picks up
+    overloads           {name: declarations} for watched names (e.g. "delete")
+    forbidden_types     public type names that must not exist (e.g. "Interceptor")
 """
 
 import collections
@@ -44,6 +53,11 @@ def base_name(symbol):
 def main():
     directory = sys.argv[1]
     extra = sys.argv[2:]
+    budget_path = None
+    if "--budget" in extra:
+        index = extra.index("--budget")
+        budget_path = extra[index + 1]
+        del extra[index:index + 2]
     modules = load(directory)
     everything = {}
     relationships = []
@@ -103,6 +117,37 @@ def main():
     print("  " + ", ".join(f"{name} {count}" for name, count in overloads.most_common(15)))
     print("  " + ", ".join(f"{name} {overloads[name]}" for name in WATCHED + extra))
 
+    if budget_path is None:
+        return 0
+    with open(budget_path) as handle:
+        budget = json.load(handle)
+    type_names = {
+        symbol["names"]["title"] for symbol in everything.values() if symbol["kind"]["identifier"] in TYPE_KINDS
+    }
+    testing = len(modules.get("CRUDKitTesting", {"symbols": {}})["symbols"])
+    measured = {
+        "library_symbols": total - testing,
+        "testing_symbols": testing,
+        "model_members": sum(members.values()),
+        "overloads": {name: overloads[name] for name in budget.get("overloads", {})},
+        "forbidden_types": sorted(name for name in budget.get("forbidden_types", []) if name in type_names),
+    }
+    print(f"\n== Budget ({budget_path})")
+    failed = False
+    for key in ("library_symbols", "testing_symbols", "model_members", "overloads"):
+        expected, actual = budget.get(key), measured[key]
+        mark = "ok" if expected == actual else "DIFFERS"
+        failed |= expected != actual
+        print(f"  {key:<18} budget {expected}  measured {actual}  {mark}")
+    if measured["forbidden_types"]:
+        failed = True
+        print(f"  forbidden public types present: {', '.join(measured['forbidden_types'])}")
+    if failed:
+        print("  The public surface differs from the committed budget: review the change, then write the measured "
+              f"figures into {budget_path} in the same commit.")
+        return 1
+    return 0
+
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -12,7 +12,9 @@ extension Future {
     /// ``firstCompleted(of:)``) withdraws its interest from the futures it waits on when it is cancelled, and
     /// a pending future that no observer is interested in any more is cancelled in turn. So cancelling the end
     /// of `read().map(decode)` cancels the request, while a future that something else still observes (a
-    /// callback, an `await`, another derived future) keeps going for that observer.
+    /// callback, an `await`, another derived future) keeps going for that observer. A cancelled `Task` that awaits
+    /// the future (``value``, ``result``) withdraws its interest the same way: its `await` throws
+    /// ``CRUDError/cancelled`` at once, and the future is cancelled only when that await was its last observer.
     ///
     /// ```swift
     /// let request = Person.read(id: 12)

@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Dispatch
 
 extension Future {
@@ -32,8 +33,10 @@ extension Future {
 
     /// The value, once the future completes; throws its error.
     ///
-    /// Cancelling the awaiting `Task` cancels the future (see ``cancel()``), which then throws
-    /// ``CRUDError/cancelled`` unless it completed first.
+    /// Cancelling the awaiting `Task` ends this wait at once with ``CRUDError/cancelled`` (unless the future
+    /// completed first) and withdraws this wait's interest in the future, as a cancelled derived future does (see
+    /// ``cancel()``): the future itself is cancelled only when nothing else observes it — no callback, no other
+    /// `await`, no derived future. A future shared by two tasks keeps going for the one still waiting.
     ///
     /// ```swift
     /// let person = try await Person.read(id: 12).value
@@ -48,18 +51,95 @@ extension Future {
 
     /// The outcome, once the future completes.
     ///
-    /// Cancelling the awaiting `Task` cancels the future (see ``cancel()``).
+    /// Cancelling the awaiting `Task` ends this wait with a ``CRUDError/cancelled`` failure and withdraws its
+    /// interest; the future is cancelled only when no other observer is left (see ``value``).
     @inlinable
     public var result: Result<Value, any Error> {
         get async {
             if let result = completedResult { return result }
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    observe { continuation.resume(returning: $0) }
-                }
-            } onCancel: {
-                cancel()
+            return await awaitResult()
+        }
+    }
+
+    /// Waits for the outcome as one observer that a cancelled task withdraws.
+    @usableFromInline
+    func awaitResult() async -> Outcome {
+        let waiter = Waiter()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiter.start(continuation)
+                // Observed even by a task cancelled already, so that its interest is counted and withdrawn like
+                // any other: the future is cancelled when no one else observes it.
+                observe { waiter.finish(with: $0) }
+                if waiter.registered() { withdrawInterest() }
             }
+        } onCancel: {
+            if waiter.cancel() { withdrawInterest() }
+        }
+    }
+
+    /// One `await` of the future: resumes its continuation exactly once, with the outcome or, when its task is
+    /// cancelled first, with ``CRUDError/cancelled``; says when the wait's interest must be withdrawn (once, and
+    /// only after it was registered). Its state sits behind its one lock.
+    @usableFromInline
+    final class Waiter: Sendable {
+        struct State {
+            var continuation: CheckedContinuation<Outcome, Never>?
+            var isCancelled = false
+            var isRegistered = false
+            var isDone = false
+        }
+
+        let state = Locked(State())
+
+        @usableFromInline init() {}
+
+        /// Keeps `continuation`, or resumes it with the cancellation when the task was cancelled already.
+        func start(_ continuation: CheckedContinuation<Outcome, Never>) {
+            let cancelled = state.withLock { state -> Bool in
+                if state.isCancelled {
+                    state.isDone = true
+                    return true
+                }
+                state.continuation = continuation
+                return false
+            }
+            if cancelled { continuation.resume(returning: .failure(CRUDError.cancelled)) }
+        }
+
+        /// Notes that the wait's observer (and its interest) is registered; `true` when the task was cancelled
+        /// meanwhile, so the caller withdraws the interest now.
+        func registered() -> Bool {
+            state.withLock { state in
+                state.isRegistered = true
+                return state.isCancelled
+            }
+        }
+
+        /// Resumes the wait with `outcome`, unless cancellation resumed it first.
+        func finish(with outcome: Outcome) {
+            let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+                state.isDone = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(returning: outcome)
+        }
+
+        /// Resumes the wait with ``CRUDError/cancelled`` unless it is over; `true` when the interest is
+        /// registered and must be withdrawn now (else ``registered()`` says so later).
+        func cancel() -> Bool {
+            let (continuation, withdraw) = state.withLock {
+                state -> (CheckedContinuation<Outcome, Never>?, Bool) in
+                guard !state.isCancelled else { return (nil, false) }
+                state.isCancelled = true
+                let taken = state.isDone ? nil : state.continuation
+                state.continuation = nil
+                if taken != nil { state.isDone = true }
+                return (taken, state.isRegistered)
+            }
+            continuation?.resume(returning: .failure(CRUDError.cancelled))
+            return withdraw
         }
     }
 }

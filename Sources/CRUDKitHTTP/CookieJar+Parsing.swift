@@ -5,7 +5,7 @@ extension CookieJar {
     struct SetCookie: Equatable {
         var name: String
         var value: String
-        /// The last non-empty `Domain`, lower-cased, without its leading dot; `nil` for none.
+        /// The last non-empty `Domain`, lower-cased, without its leading dot and its trailing dot; `nil` for none.
         var domain: String?
         /// The last `Path` that starts with `/`; `nil` for none (the default path applies).
         var path: String?
@@ -43,8 +43,12 @@ extension CookieJar {
                 }
             case "domain":
                 guard !value.isEmpty else { continue }
-                // `Domain=.` leaves nothing: a host-only cookie (§5.3 step 6).
-                let domain = value.hasPrefix(".") ? value.dropFirst() : value
+                // One leading dot is ignored (§5.2.3), and one trailing dot too: `Domain=com.` names the fully
+                // qualified `com`, the same name as `com`, so it meets the same public-suffix rule. `Domain=.`
+                // leaves nothing: a host-only cookie (§5.3 step 6). What is left keeps any other dot, and a name
+                // with an empty label (`..com`) is refused in `accept`.
+                var domain = value.hasPrefix(".") ? value.dropFirst() : value
+                if domain.hasSuffix(".") { domain = domain.dropLast() }
                 cookie.domain = domain.isEmpty ? nil : domain.lowercased()
             case "path":
                 cookie.path = value.hasPrefix("/") ? String(value) : nil

@@ -15,7 +15,12 @@ extension CookieJar {
     ///   `cloudfront.net`, …).
     /// A suffix missing from the list (a rare third level such as `kawasaki.jp`'s, a smaller platform) is treated as
     /// an ordinary domain: a host under it can set a cookie for it.
+    ///
+    /// One trailing dot (a fully qualified name, `com.`) is ignored; a name with another empty label (`.com`,
+    /// `a..com`, `com..`) counts as a public suffix, so no cookie is ever set for it.
     static func isPublicSuffix(_ domain: String) -> Bool {
+        let domain = domain.hasSuffix(".") ? String(domain.dropLast()) : domain
+        guard !domain.isEmpty, !hasEmptyLabel(domain) else { return true }
         guard let dot = domain.lastIndex(of: ".") else { return true }
         if publicSuffixes.contains(domain) { return true }
         let tld = domain[domain.index(after: dot)...]
@@ -27,6 +32,7 @@ extension CookieJar {
     /// (decimal or `0x` hex), which URL parsers read as IPv4 (`127.0.0.1`, `127.1`, `0x7f.1`). No TLD is numeric.
     static func isIPAddress(_ host: String) -> Bool {
         if host.contains(":") { return true }
+        let host = host.hasSuffix(".") ? host.dropLast() : Substring(host)
         let last = host.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
         if !last.isEmpty, last.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return true }
         let lower = last.lowercased()

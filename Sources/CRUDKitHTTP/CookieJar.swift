@@ -14,7 +14,10 @@ import FoundationNetworking
 /// neither public suffixes nor IP addresses. What it refuses, so that no server can plant a cookie for another:
 /// - a `Domain` the answering host is not inside (`Domain=other.com` from `api.example.com`);
 /// - a `Domain` that is a public suffix (`co.uk`, `com`, `test`, `github.io`; see `CookieJar+PublicSuffix.swift`
-///   for the built-in list) unless it is the answering host itself, which then gets a host-only cookie;
+///   for the built-in list) unless it is the answering host itself, which then gets a host-only cookie. A fully
+///   qualified name is the same name: one trailing dot is ignored in a host and in a `Domain` (`Domain=com.` from
+///   `api.evil.com.` is `Domain=com`, refused), so `api.example.com.` and `api.example.com` share their cookies;
+/// - a `Domain` with an empty label (`Domain=..com`, `Domain=com..`);
 /// - a `Domain` from a host that is an IP address (`Domain=.0.0.1` from `127.0.0.1`): an IP address gets host-only
 ///   cookies;
 /// - a cookie with a control character (CR, LF, NUL, any other C0 control but tab, DEL) in its name, value or
@@ -133,6 +136,8 @@ public struct CookieJar: Sendable, Hashable {
         var domain = host
         var hostOnly = true
         if let attribute = parsed.domain {
+            // An empty label (`Domain=..com`, `Domain=com..`) names no real domain.
+            guard !hasEmptyLabel(attribute) else { return nil }
             if attribute == host {
                 // A public suffix, or an IP address, naming the host itself: a host-only cookie (§5.3 step 5).
                 hostOnly = isIPAddress(host) || isPublicSuffix(attribute)
@@ -154,11 +159,21 @@ public struct CookieJar: Sendable, Hashable {
             secure: parsed.secure, expires: parsed.expires, created: 0)
     }
 
-    /// The request's host as cookies compare it: lower-cased, without the brackets of an IPv6 address.
+    /// The request's host as cookies compare it: lower-cased, without the brackets of an IPv6 address, and without
+    /// the trailing dot of a fully qualified name (`api.example.com.` is `api.example.com`, so it gets its own
+    /// cookies and meets the public-suffix rule as `api.example.com` does); `nil` for no host or a name with an
+    /// empty label (`a..com`), which gets no cookies.
     static func canonicalHost(of url: URL) -> String? {
         guard var host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasPrefix("[") && host.hasSuffix("]") { return String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        guard !host.isEmpty, !hasEmptyLabel(host) else { return nil }
         return host
+    }
+
+    /// Whether the dotted name `name` has an empty label: a dot at either end or two dots in a row.
+    static func hasEmptyLabel(_ name: String) -> Bool {
+        name.hasPrefix(".") || name.hasSuffix(".") || name.contains("..")
     }
 
     /// The path as sent, still percent-encoded: an id `a/b` is the one segment `a%2Fb`, not a path below `a`.

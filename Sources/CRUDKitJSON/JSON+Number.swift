@@ -12,9 +12,12 @@ extension JSON {
     /// integer type that holds it, and is written back byte for byte. Numbers too large for a `Double` are refused
     /// when parsing.
     ///
-    /// Two numbers are equal when they have the same value: `.int(1) == .double(1.0)`, but
-    /// `.int(9007199254740993) != .double(9007199254740992)`. A ``literal(_:)`` equals the literals of the same
-    /// value (`1.50` and `1.5`).
+    /// Two numbers are equal, and hash alike, when they have the same value, whatever the case and the spelling:
+    /// `.int(1) == .double(1.0)` (so `1` and `1.0` in a document are equal), `-0` equals `0`, and the
+    /// ``literal(_:)`` `100000000000000000000` (how JavaScript writes `1e20`) equals `.double(1e20)`, which holds
+    /// that value exactly. A value is compared exactly, never rounded: `.int(9007199254740993) !=
+    /// .double(9007199254740992)`, and a literal of a value no `Double` holds (`0.1000000000000000000001`) equals
+    /// no double. Literals equal the literals of the same value (`1.50` and `1.5`).
     public enum Number: Sendable {
         /// An exact integer.
         case int(Int64)
@@ -91,24 +94,33 @@ extension JSON {
 }
 
 extension JSON.Number: Hashable {
-    /// Whether both numbers have the same value, whichever case holds them.
+    /// Whether both numbers have the same value, whichever case holds them and however they were spelled.
     public static func == (lhs: JSON.Number, rhs: JSON.Number) -> Bool {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Int64(exactly: b) == a
         case (.literal(let a), .literal(let b)): return a.text == b.text || a.digits == b.digits
-        // A literal never holds a value an `Int64` holds, nor the value of a double as JSON writes it.
-        case (.literal, _), (_, .literal): return false
+        // A literal's value, when an `Int64` or a `Double` holds it exactly (`100000000000000000000`, `1e20`).
+        case (.literal(let a), .int(let b)), (.int(let b), .literal(let a)): return a.digits.integer(Int64.self) == b
+        case (.literal(let a), .double(let b)), (.double(let b), .literal(let a)): return a.exactDouble == b
         }
     }
 
-    /// Hashes the value so that equal numbers hash alike whichever case holds them.
+    /// Hashes the value so that equal numbers hash alike whichever case holds them: as an `Int64` when one holds
+    /// it exactly, else as a `Double` when one does, else by its digits.
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .literal(let literal):
-            hasher.combine(literal.digits)
+            let digits = literal.digits
+            if let exact = digits.integer(Int64.self) {
+                hasher.combine(exact)
+            } else if let exact = literal.exactDouble {
+                hasher.combine(exact)
+            } else {
+                hasher.combine(digits)
+            }
         default:
             if let exact = int64Value {
                 hasher.combine(exact)

@@ -39,7 +39,7 @@ extension Array: ActionResult where Element: CRUDResource {
         do {
             return try Element.decodeResources(from: json, at: path, coding: scope.coding)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 }

@@ -67,7 +67,7 @@ extension ResourceScope where Model: Enumeratable {
                 from: json, at: pagination.itemsPath(in: json, collectionKey: Model.collectionKey),
                 coding: coding)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
         let signals = pagination.signals(in: json, response: response, request: request, count: items.count)
         let next = pagination.next(

@@ -4,8 +4,8 @@ import Foundation
 /// ``Enumeratable/all(_:)``.
 ///
 /// Nothing is requested until iteration starts; the next page is requested only when the items of the previous
-/// one have been consumed. When the iterating task is cancelled, iteration ends with ``CRUDError/cancelled``
-/// before the next request. A `next` link pointing at a page already fetched ends the walk, so a server that
+/// one have been consumed. When the iterating task is cancelled, iteration ends with ``CRUDError/cancelled`` at
+/// the next call to `next()`: no more items are handed out, not even those of a page already fetched. A `next` link pointing at a page already fetched ends the walk, so a server that
 /// links a page to itself cannot loop forever; a `next` link to another origin than the API's base URL fails with
 /// ``CRUDError/invalidRequest(reason:)`` (the API's headers, credentials included, would go there).
 ///
@@ -90,6 +90,13 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         /// - Throws: ``CRUDError`` (``CRUDError/cancelled`` when the task was cancelled).
         public mutating func next() async throws -> Model? {
             while true {
+                // Checked before anything is handed out: a cancelled task gets no more items, fetched or not.
+                if Task.isCancelled && (position < buffer.count || pending != nil) {
+                    pending = nil
+                    buffer = []
+                    position = 0
+                    throw CRUDError.cancelled
+                }
                 if position < buffer.count {
                     defer { position += 1 }
                     return buffer[position]
@@ -98,10 +105,6 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     guard let shortfall else { return nil }
                     self.shortfall = nil
                     throw CRUDError.incompleteList(shortfall)
-                }
-                guard !Task.isCancelled else {
-                    pending = nil
-                    throw CRUDError.cancelled
                 }
                 guard fetched.count < maxPages else {
                     pending = nil

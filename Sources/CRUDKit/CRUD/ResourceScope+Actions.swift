@@ -50,7 +50,7 @@ extension ResourceScope {
         do {
             return try Result.actionResult(from: response, api: api)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 }

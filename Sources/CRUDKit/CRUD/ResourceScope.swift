@@ -101,7 +101,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         do {
             return try JSON(data: response.body, options: coding.parsing)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 
@@ -114,7 +114,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         do {
             return try Model.decodeResource(from: json, at: place.path, coding: coding)
         } catch {
-            let failure = CRUDError.decoding(error, body: response.body)
+            let failure = CRUDError.decoding(error, in: response)
             guard let missing = place.missingKey, case .decoding(var details) = failure else { throw failure }
             details.found +=
                 " (the answer has no `\(missing)` key, so it was read as a bare object"
@@ -162,7 +162,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
             if error.isCancelled { throw error }
             throw CRUDError.writeAccepted(response, failure: error)
         } catch {
-            throw CRUDError.writeAccepted(response, failure: CRUDError.decoding(error, body: response.body))
+            throw CRUDError.writeAccepted(response, failure: CRUDError.decoding(error, in: response))
         }
     }
 
@@ -179,7 +179,8 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         throw CRUDError.decoding(
             CRUDError.DecodingFailure(
                 keyPath: "", expected: "the written \(Model.self), a Location header or an id to read it back",
-                found: "an empty body with status \(response.status)", body: response.body))
+                found: "an empty body with status \(response.status)", body: response.body,
+                credentials: response.sentCredentials))
     }
 
     /// Refuses a `link` the server gave (a `next` page, a `Location`) to another scheme, host or port than the API's

@@ -33,7 +33,7 @@ extension API {
         do {
             return try request.decode(response, self)
         } catch {
-            throw CRUDError.decoding(error, body: response.body)
+            throw CRUDError.decoding(error, in: response)
         }
     }
 

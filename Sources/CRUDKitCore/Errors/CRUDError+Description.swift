@@ -3,12 +3,22 @@ import Foundation
 extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
     /// How many bytes of a body a description quotes.
     static let quotedBodyLength = 200
+    /// How many bytes of a body are redacted before the quote is cut from them.
+    static let redactedBodyLength = quotedBodyLength * 16
 
     /// A sentence a person can act on, with every secret hidden: the URL's user info and secret query values, the
     /// credentials the request sent, secret keys of a quoted body (see ``Redaction/redact(text:hiding:)``).
     public var errorDescription: String? {
-        let credentials = response?.sentCredentials ?? .none
+        let credentials = sentCredentials
         return credentials.redact(sentence(credentials))
+    }
+
+    /// The credentials the request sent and the API's ``Redaction``: kept by the response, or by the decoding
+    /// failure of a body (which keeps no response).
+    private var sentCredentials: SentCredentials {
+        if let response { return response.sentCredentials }
+        if case .decoding(let failure) = self { return failure.credentials }
+        return .none
     }
 
     /// The same sentence as ``errorDescription``, so `print(error)` and `"\(error)"` show it.
@@ -44,7 +54,7 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The server answered \(response.status)\(Self.place(of: response)) but the response was rejected: "
                 + "\(message)."
         case .decoding(let failure):
-            return "The response could not be read: \(failure). It began: \(failure.bodySnippet)"
+            return "The response could not be read: \(failure). It began: \(failure.redactedSnippet)"
         case .responseTooLarge(let limit):
             return "The response was larger than the \(limit) byte limit."
         case .tooManyRedirects(let limit):
@@ -52,7 +62,7 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
         case .writeAccepted(let response, let failure):
             let reason: String
             if case .decoding(let decoding) = failure {
-                reason = "\(decoding) (the answer began: \(decoding.bodySnippet))."
+                reason = "\(decoding) (the answer began: \(decoding.redactedSnippet))."
             } else {
                 reason = failure.sentence(credentials)
             }
@@ -88,14 +98,31 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
     /// of one is left at the cut.
     private static func quotedBody(of response: HTTPResponse, credentials: SentCredentials) -> String {
         guard !response.body.isEmpty else { return "" }
-        let text = String(decoding: response.body.prefix(quotedBodyLength * 16), as: UTF8.self)
-        let redacted = credentials.redact(text)
-        var end = redacted.utf8.startIndex
+        return quote(
+            response.body.prefix(redactedBodyLength), isCut: response.body.count > redactedBodyLength,
+            credentials: credentials)
+    }
+
+    /// `body`, the first bytes of a document, as a description quotes it: redacted first, then cut to
+    /// ``quotedBodyLength`` bytes (at a character's end), so that a secret across the cut is hidden whole.
+    ///
+    /// When `body` is itself cut from a longer document (`isCut`), a secret may straddle its end, where no rule can
+    /// recognise it; the quote then stops short of the last bytes of the redacted text (at least 256, and at least
+    /// the longest credential the request sent), which only matters when redaction removed nearly all of `body`.
+    package static func quote(_ body: some Collection<UInt8>, isCut: Bool, credentials: SentCredentials) -> String {
+        guard !body.isEmpty else { return "" }
+        let redacted = credentials.redact(String(decoding: body, as: UTF8.self))
+        var limit = quotedBodyLength
+        if isCut {
+            let margin = max(256, credentials.values.first?.utf8.count ?? 0)
+            limit = min(limit, max(0, redacted.utf8.count - margin))
+        }
+        var end = redacted.startIndex
         var count = 0
         for index in redacted.indices {
             let next = redacted.index(after: index)
             count += redacted.utf8.distance(from: index, to: next)
-            if count > quotedBodyLength { break }
+            if count > limit { break }
             end = next
         }
         return String(redacted[..<end])

@@ -57,6 +57,11 @@ public enum CRUDError: Error, Sendable {
     }
 
     /// Where and why a body did not map to the expected type.
+    ///
+    /// Its descriptions hide secrets as those of an error with a response do: a decoding failure made by CRUDKit
+    /// from a response keeps the credentials the request sent and the API's ``Redaction``, so a body that echoes the
+    /// request's token, API key or a secret query value shows ``Redaction/placeholder`` in their place. The body is
+    /// redacted before it is cut to the 200 bytes a description quotes, so no part of a secret is left at the cut.
     public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
         /// The path to the value that failed, such as `results[3].age`; empty for the document itself.
         public var keyPath: String
@@ -64,28 +69,50 @@ public enum CRUDError: Error, Sendable {
         public var expected: String
         /// What the document held there, such as `a string "forty"` or `nothing`.
         public var found: String
-        /// The first 200 bytes of the document, as text.
+        /// The first 200 bytes of the document, as text, as received (descriptions quote it redacted).
         public var bodySnippet: String
+        /// The start of the document that descriptions quote once it is redacted: up to
+        /// `CRUDError.redactedBodyLength` bytes, a copy (never the whole body of a large response).
+        private var quotedBody: Data
+        /// Whether the document is longer than ``quotedBody``.
+        private var quotedBodyIsCut: Bool
+        /// The credentials the request sent and the API's ``Redaction``; not part of the value (they compare equal
+        /// and hash nothing).
+        package var credentials: SentCredentials
 
         /// Creates a decoding failure; `body` is cut to its first 200 bytes.
         public init(keyPath: String, expected: String, found: String, body: Data) {
+            self.init(keyPath: keyPath, expected: expected, found: found, body: body, credentials: .none)
+        }
+
+        /// Creates a decoding failure of a body answering a request that sent `credentials`.
+        package init(keyPath: String, expected: String, found: String, body: Data, credentials: SentCredentials) {
             self.keyPath = keyPath
             self.expected = expected
             self.found = found
             self.bodySnippet = String(decoding: body.prefix(200), as: UTF8.self)
+            self.quotedBody = Data(Array(body.prefix(CRUDError.redactedBodyLength)))
+            self.quotedBodyIsCut = body.count > CRUDError.redactedBodyLength
+            self.credentials = credentials
         }
 
         /// One line naming the key path, the expectation and what was found; a value found under a key that
-        /// names a secret (``Redaction/namesSecret(_:)``) is not shown, nor any secret in the text.
+        /// names a secret (``Redaction/namesSecret(_:)``) is not shown, nor any secret in the text (the API's
+        /// ``Redaction`` and the credentials the request sent included).
         public var description: String {
             let place = keyPath.isEmpty ? "the document" : "`\(keyPath)`"
-            return Redaction.standard.redact(text: "expected \(expected) at \(place) but found \(shownFound)")
+            return credentials.redact("expected \(expected) at \(place) but found \(shownFound)")
+        }
+
+        /// The start of the body as a description quotes it: redacted, then cut to 200 bytes.
+        package var redactedSnippet: String {
+            CRUDError.quote(quotedBody, isCut: quotedBodyIsCut, credentials: credentials)
         }
 
         /// ``found``, its value hidden when the last key of ``keyPath`` names a secret.
         private var shownFound: String {
             let key = keyPath.split(whereSeparator: { $0 == "." || $0 == "[" || $0 == "]" }).last.map(String.init)
-            guard let key, Redaction.standard.hidesQueryParameter(key) else { return found }
+            guard let key, credentials.redaction.hidesQueryParameter(key) else { return found }
             for kind in ["a string ", "a number ", "a Boolean "] where found.hasPrefix(kind) {
                 return kind + Redaction.placeholder
             }

@@ -83,6 +83,9 @@ package struct SentCredentials: Sendable, Hashable, CustomReflectable, CustomStr
         return found
     }
 
+    /// Whether these are the credentials of a request (not ``none`` or the rules alone).
+    package var knowsRequest: Bool { !headers.isEmpty || url != nil }
+
     /// Always equal: the credentials are not part of a response's value.
     package static func == (lhs: SentCredentials, rhs: SentCredentials) -> Bool { true }
 
@@ -99,6 +102,6 @@ package struct SentCredentials: Sendable, Hashable, CustomReflectable, CustomStr
 extension SentCredentials {
     /// `text` with these credentials and every pattern of ``Redaction/redact(text:hiding:)`` hidden.
     package func redact(_ text: String) -> String {
-        redaction.redact(text: text, hiding: headers.isEmpty && url == nil ? [] : values)
+        redaction.redact(text: text, hiding: knowsRequest ? values : [])
     }
 }

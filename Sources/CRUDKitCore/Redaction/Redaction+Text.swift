@@ -175,7 +175,7 @@ private struct SecretScanner {
         var keyStart = nameEnd - 1
         while keyStart >= 0, nameEnd - keyStart <= Self.nameLimit, bytes[keyStart] != quote { keyStart -= 1 }
         guard keyStart >= 0, bytes[keyStart] == quote else { return nil }
-        let name = String(decoding: bytes[(keyStart + 1)..<nameEnd], as: UTF8.self)
+        let name = Self.unescaped(bytes[(keyStart + 1)..<nameEnd])
         guard redaction.hidesQueryParameter(name) || redaction.hidesHeader(name) else { return nil }
         var start = colon + 1
         while start < bytes.count, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
@@ -285,6 +285,63 @@ private struct SecretScanner {
             if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
         }
         return nil
+    }
+
+    /// A key's name as its reader sees it: JSON escapes (`"tok\u0065n"`, `"pass\/word"`) decoded, as many times as
+    /// a body quoting JSON inside a JSON string (`\\u0065`) escapes them, at most four.
+    private static func unescaped(_ name: ArraySlice<UInt8>) -> String {
+        var name = Array(name)
+        for _ in 0..<4 where name.contains(backslash) {
+            guard let decoded = decodingEscapes(name), decoded != name else { break }
+            name = decoded
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// The byte each one-character JSON escape stands for (`\n` for `n`, …).
+    private static let simpleEscapes: [UInt8: UInt8] = [
+        quote: quote, backslash: backslash, slash: slash, UInt8(ascii: "b"): 8, UInt8(ascii: "f"): 12,
+        UInt8(ascii: "n"): newline, UInt8(ascii: "r"): carriageReturn, UInt8(ascii: "t"): tab,
+    ]
+
+    /// `name` with one level of JSON escapes decoded (`\uXXXX`, surrogate pairs included, and `\"`, `\\`, `\/`,
+    /// `\b`, `\f`, `\n`, `\r`, `\t`); `nil` when an escape is malformed.
+    private static func decodingEscapes(_ name: [UInt8]) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(name.count)
+        var index = 0
+        var pendingHigh: UInt32?
+        while index < name.count {
+            let byte = name[index]
+            guard byte == backslash, index + 1 < name.count else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            let escape = name[index + 1]
+            guard escape == UInt8(ascii: "u") else {
+                guard let decoded = simpleEscapes[escape] else { return nil }
+                result.append(decoded)
+                index += 2
+                continue
+            }
+            guard index + 6 <= name.count,
+                let code = UInt32(String(decoding: name[(index + 2)..<(index + 6)], as: UTF8.self), radix: 16)
+            else { return nil }
+            index += 6
+            if (0xD800..<0xDC00).contains(code) {
+                pendingHigh = code
+                continue
+            }
+            var value = code
+            if let high = pendingHigh, (0xDC00..<0xE000).contains(code) {
+                value = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+            }
+            pendingHigh = nil
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            result += Array(String(scalar).utf8)
+        }
+        return result
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
