@@ -30,6 +30,9 @@ extension InMemoryBackend {
         /// Vapor's `ErrorMiddleware`: 400 `{"error": true, "reason": "age …, email …"}` (every message in one
         /// `reason`, each after its field); a missing object is 404 `{"error": true, "reason": "Not Found"}`.
         case vapor
+        /// Laravel's FormRequest validation: 422 `{"message": "The given data was invalid.", "errors": {"age":
+        /// ["…"]}}`; a missing model is 404 `{"message": "No query results for model [App\\Models\\Person] 7"}`.
+        case laravel
 
         /// The status a validation failure answers.
         public var status: Int {
@@ -82,6 +85,8 @@ extension InMemoryBackend {
                 messages.map { isObject(field) ? $0 : "\(field) \($0)" }
             }
             body = ["error": true, "reason": .string(reasons.joined(separator: ", "))]
+        case .laravel:
+            body = laravelValidation(fields)
         case .problemDetails:
             contentType = "application/problem+json"
             let pairs = fields.flatMap { field, messages in messages.map { (field, $0) } }

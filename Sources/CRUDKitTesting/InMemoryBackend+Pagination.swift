@@ -37,13 +37,19 @@ extension InMemoryBackend {
         case offsetLinkHeader(limit: Int = 100, maxLimit: Int = 100)
         /// A plain array and no hints: `offset` and `limit` (or the names given) query parameters.
         case offset(limit: Int = 100, offsetParameter: String = "offset", limitParameter: String = "limit")
+        /// Laravel's length-aware paginator through an API Resource collection: `{"data": […], "links": {"first",
+        /// "last", "prev", "next"}, "meta": {"current_page", "from", "last_page", "links", "path", "per_page", "to",
+        /// "total"}}` for `page` and `per_page` query parameters (`per_page` capped at `maxPerPage`; a page below 1
+        /// is page 1). The links carry only `page`, as Laravel writes them without `withQueryString()`. A page past
+        /// the end has no items.
+        case laravel(perPage: Int = 15, maxPerPage: Int = 100)
 
         /// The query parameters this style reads (never used as filters).
         var parameters: Set<String> {
             switch self {
             case .none: []
             case .envelope: ["page", "page_size"]
-            case .linkHeader, .apiPagination: ["page", "per_page"]
+            case .linkHeader, .apiPagination, .laravel: ["page", "per_page"]
             case .pageNumber(_, let page, let size): [page, size]
             case .offset(_, let offset, let limit): [offset, limit]
             case .offsetLinkHeader: ["offset", "limit"]
@@ -100,6 +106,8 @@ extension InMemoryBackend {
             return jsonResponse(400, ["errors": [item]], contentType: "application/vnd.api+json")
         case .vapor:
             return jsonResponse(400, ["error": true, "reason": .string(message)])
+        case .laravel:
+            return jsonResponse(422, laravelValidation([(error.name, ["The \(error.name) must be an integer."])]))
         case .problemDetails:
             let body: JSON = [
                 "type": "about:blank", "title": "Bad Request", "status": 400, "detail": .string(message),
@@ -226,6 +234,8 @@ extension InMemoryBackend {
                 }.joined(separator: ", ")
             }
             return jsonResponse(200, plain(slice(items, from: offset, count: limit)), headers: headers)
+        case .laravel(let perPage, let maxPerPage):
+            return try laravelPage(items, perPage: perPage, maxPerPage: maxPerPage, target: target, url: url)
         case .offset(let defaultLimit, let offsetName, let limitName):
             let offset = max(try number(offsetName) ?? 0, 0)
             let asked = try number(limitName) ?? 0

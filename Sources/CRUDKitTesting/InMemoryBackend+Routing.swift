@@ -14,6 +14,9 @@ extension InMemoryBackend {
     /// Answers `recorded` by the collection rules (called with the lock held), errors in the style's shape.
     static func answer(_ recorded: RecordedRequest, style: Style, time: Date, state: inout State) -> HTTPResponse {
         let response = routedAnswer(recorded, style: style, time: time, state: &state)
+        if style.errors == .laravel || style.responseKey != nil {
+            return laravelAnswer(response, to: recorded, style: style, state: state)
+        }
         return frameworkError(response, style: style, request: recorded.request)
     }
 

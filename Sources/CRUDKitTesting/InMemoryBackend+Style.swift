@@ -56,6 +56,9 @@ extension InMemoryBackend {
         public var answersMethodNotAllowed: Bool
         /// How nested collections (`people/{id}/posts`) are split into pages, or `nil` for as ``pagination``.
         public var nestedPagination: Pagination?
+        /// The key every single-object answer is wrapped in while request bodies stay bare (``laravel``: `data`);
+        /// `nil` for none.
+        public var responseKey: String? = nil
 
         /// Creates a style; the defaults describe a plain JSON server that follows RFC 9110 to the letter: no
         /// trailing slash, no pagination, 422 `{"errors": {…}}`, 201 with the object on create, 200 with the object

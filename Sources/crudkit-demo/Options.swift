@@ -117,13 +117,13 @@ struct Options: Sendable {
           --conventions NAME           The server's conventions (default: standard): trailing slash,
                                        pagination and its page-size parameter, JSON keys, error bodies,
                                        token scheme. One of standard, drf (Django REST framework), rails,
-                                       fastapi, vapor.
+                                       fastapi, vapor, laravel.
           --trailing-slash always|never
                                        Override the conventions' trailing-slash rule.
           --token TOKEN                Send `Authorization: <scheme> TOKEN` (Token for drf, Bearer otherwise).
           --page-size N                The page size the all-pages step asks for (default: 2), sent as
-                                       per_page (standard, rails), page_size (drf), limit (fastapi)
-                                       or per (vapor).
+                                       per_page (standard, rails, laravel), page_size (drf), limit
+                                       (fastapi) or per (vapor).
           --fail-at [async:|futures:]STEP
                                        Make the loopback server answer 503 to the first request of STEP
                                        (create, read, list, update, patch, all pages, validation, delete,

@@ -24,7 +24,7 @@ struct Preset: Sendable {
     var loopbackStyle: @Sendable (_ pageSize: Int) -> InMemoryBackend.Style
 
     /// Every preset the walk can take, in the order `--help` lists them.
-    static let all: [Preset] = [standard, drf, rails, fastAPI, vapor]
+    static let all: [Preset] = [standard, drf, rails, fastAPI, vapor, laravel]
 
     /// The preset named `name` (case-insensitive; `django` and `djangoREST` mean `drf`).
     static func named(_ name: String) -> Preset? {
@@ -77,6 +77,17 @@ struct Preset: Sendable {
         loopbackStyle: { size in
             var style = InMemoryBackend.Style.vapor
             style.pagination = .vaporPage(per: size)
+            return style
+        })
+
+    /// Laravel: `?page=&per_page=`, `{data, links, meta}` lists, single objects answered as `{"data": {…}}` to bare
+    /// requests, 422 `{"message", "errors"}`, and a PUT that keeps what it leaves out.
+    static let laravel = Preset(
+        name: "laravel", conventions: .laravel, pageSizeParameter: "per_page", lastNameKey: "last_name",
+        favoriteColorKey: "favorite_color", createdStatuses: [201], patchClears: true,
+        loopbackStyle: { size in
+            var style = InMemoryBackend.Style.laravel
+            style.pagination = .laravel(perPage: size)
             return style
         })
 }

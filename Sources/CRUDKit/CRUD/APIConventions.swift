@@ -15,6 +15,7 @@ import Foundation
 /// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | `detail` | `Bearer` | whole |
 /// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` | whole |
 /// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` | whole |
+/// | ``laravel`` | never | `tags[]=a` | `{data, links, meta: {current_page, last_page, per_page, total}}` | Laravel `message`, `errors` | `Bearer` | whole |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
     public var name: String
@@ -58,6 +59,11 @@ public struct APIConventions: Sendable, Hashable {
     /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
     /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
     public var coding: JSONCoding?
+    /// The key every answer wraps a single object in while request bodies stay bare (Laravel's API Resources:
+    /// `{"data": {…}}`), unless a model names its own root key (``CRUDResource/objectKey``,
+    /// ``CRUDResource/responseKey``); `nil` (every preset but ``laravel``) for none. An answer without it is read
+    /// as it is.
+    public var responseKey: String?
 
     /// Creates conventions.
     /// - Parameters:
@@ -72,6 +78,7 @@ public struct APIConventions: Sendable, Hashable {
     ///   - diffsNestedObjects: Whether a `PATCH` diffs nested objects member by member (`true`, for a server that
     ///     merges them) or sends a changed nested object whole.
     ///   - writesDecimalsAsStrings: Whether `Decimal` properties are written as strings of their digits.
+    ///   - responseKey: The key answers wrap a single object in, if any.
     public init(
         name: String,
         trailingSlash: TrailingSlash = .asGiven,
@@ -82,7 +89,8 @@ public struct APIConventions: Sendable, Hashable {
         putNilEncoding: JSONCoding.NilEncoding = .null,
         coding: JSONCoding? = nil,
         diffsNestedObjects: Bool = true,
-        writesDecimalsAsStrings: Bool = false
+        writesDecimalsAsStrings: Bool = false,
+        responseKey: String? = nil
     ) {
         self.name = name
         self.trailingSlash = trailingSlash
@@ -94,6 +102,7 @@ public struct APIConventions: Sendable, Hashable {
         self.coding = coding
         self.diffsNestedObjects = diffsNestedObjects
         self.writesDecimalsAsStrings = writesDecimalsAsStrings
+        self.responseKey = responseKey
     }
 
     /// What an ``API`` assumes unless told otherwise: paths as given, automatic pagination and error shapes,
@@ -143,6 +152,23 @@ public struct APIConventions: Sendable, Hashable {
         name: "jsonAPI", trailingSlash: .never,
         pagination: .envelope(items: "data", next: "links.next", total: "meta.total"), errorShape: .jsonAPI,
         diffsNestedObjects: false)
+
+    /// Laravel 8–11 (`Route::apiResource`, Eloquent, API Resources, FormRequest validation; base URL with its `/api`
+    /// prefix): no trailing slash, bracketed lists (`tags[]=a`, what PHP reads), single objects answered as
+    /// `{"data": {…}}` (``responseKey``) to bare request bodies, ``Pagination/laravel`` (`{data, links, meta}` for
+    /// `?page=&per_page=`), errors `422 {"message": …, "errors": {"age": ["…"]}}` and `404 {"message": …}` read
+    /// as field errors and messages, `Bearer` tokens (Sanctum), decimals as strings (PHP reads a JSON number as a
+    /// float).
+    ///
+    /// Every request says `Accept: application/json` (an ``API`` sends it unless told otherwise): without it
+    /// Laravel answers errors as HTML pages and a failed validation as a 302 to the previous page. Dates
+    /// (`2026-11-27T07:56:34.000000Z`) and snake_case keys are the default ``JSONCoding``. Create answers 201
+    /// without `Location`; `update()` (PUT) is a partial update on Laravel (a key left out keeps its value), so a
+    /// property set to `nil` is sent as `null` to clear it; DELETE answers 204. A 429 carries `Retry-After`, which
+    /// a ``RetryPolicy`` honours.
+    public static let laravel = APIConventions(
+        name: "laravel", trailingSlash: .never, pagination: .laravel, diffsNestedObjects: false,
+        writesDecimalsAsStrings: true, responseKey: "data")
 
     /// The `Authorization` header for `token` in this convention's scheme (`Token abc…` for DRF).
     /// - Parameter token: The token or key.

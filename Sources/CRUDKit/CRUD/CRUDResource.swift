@@ -31,6 +31,16 @@ public protocol CRUDResource: ActionResult {
     var id: ID? { get }
 
     /// The key a single object is wrapped in, both ways (`{"person": {…}}`); `nil` (the default) for none.
+    ///
+    /// Requests are wrapped under it. An answer is read under it when it holds an object there, and as it is
+    /// otherwise (a bare answer, as ActiveResource's `remove_root` reads one): a Rails app with `wrap_parameters`
+    /// answers `{"id": …}` to a `{"person": {…}}` create. The three root keys:
+    ///
+    /// | key | requests | answers |
+    /// |---|---|---|
+    /// | ``objectKey`` | wrapped | read under it, or bare |
+    /// | ``requestKey`` | wrapped | bare, or under it when it is the only member |
+    /// | ``responseKey`` (or the API's ``APIConventions/responseKey``) | bare | read under it, or bare |
     static var objectKey: String? { get }
 
     /// The key a request body is wrapped in when the server answers bare JSON, as Rails' `wrap_parameters` does
@@ -43,6 +53,17 @@ public protocol CRUDResource: ActionResult {
     /// static let requestKey: String? = "person"   // POST {"person": {"first_name": "Ada"}} → 201 {"id": 1, …}
     /// ```
     static var requestKey: String? { get }
+
+    /// The key answers wrap a single object in while request bodies stay bare, as Laravel's API Resources do
+    /// (`{…}` in, `{"data": {…}}` out); `nil` (the default) follows the API's ``APIConventions/responseKey``.
+    ///
+    /// An answer is read under it when it holds an object there, and as it is otherwise. ``objectKey``, when also
+    /// set, wins; with ``requestKey`` it makes a server that wraps both ways under different keys.
+    ///
+    /// ```swift
+    /// static let responseKey: String? = "data"   // POST {"first_name": "Ada"} → 201 {"data": {"id": 1, …}}
+    /// ```
+    static var responseKey: String? { get }
 
     /// The coding this model's requests and answers use instead of the API's ``APIConfiguration/coding``;
     /// `nil` (the default) follows the API.
@@ -107,6 +128,8 @@ extension CRUDResource {
     public static var objectKey: String? { nil }
     /// No request-only wrapping key.
     public static var requestKey: String? { nil }
+    /// `nil`: the API's ``APIConventions/responseKey``.
+    public static var responseKey: String? { nil }
     /// `nil`: the API's coding.
     public static var coding: JSONCoding? { nil }
     /// No collection key: the API's ``Pagination`` finds the items.

@@ -36,7 +36,8 @@ extension ResourceScope where Model: Enumeratable {
         try await fetchPage(pagination.firstRequest(query))
     }
 
-    /// Every item of every page, fetched lazily (see ``PageSequence``).
+    /// Every item of every page, fetched lazily (see ``PageSequence``); a walk that would end short of the list
+    /// fails with ``CRUDError/incompleteList(_:)``.
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The sequence; nothing is requested before iteration starts.
     public func all(_ query: FormParameters = [:]) -> PageSequence<Model> {
@@ -68,11 +69,11 @@ extension ResourceScope where Model: Enumeratable {
         } catch {
             throw CRUDError.decoding(error, in: response)
         }
-        let total = pagination.total(in: json, response: response)
+        let signals = pagination.signals(in: json, response: response, request: request, count: items.count)
         let next = pagination.next(
-            in: json, response: response, request: request, count: items.count, total: total,
+            in: json, response: response, request: request, count: items.count, total: signals.total,
             resolve: { resolve($0, against: response.url ?? request.url) })
-        return Page(items: items, total: total, next: next, scope: self)
+        return Page(items: items, next: next, scope: self, signals: signals)
     }
 }
 
@@ -104,7 +105,9 @@ extension Enumeratable {
     }
 
     /// Every item of every page, fetched only as the consumer gets there (see ``PageSequence``); in `Future`
-    /// code, ``PageSequence/collect()->Future<[Model]>`` gathers them.
+    /// code, ``PageSequence/collect()->Future<[Model]>`` gathers them. A walk that would end short of the list (fewer
+    /// items than the server declared, or a full page with no way to the next) fails with
+    /// ``CRUDError/incompleteList(_:)``.
     /// - Parameter query: Filters and other query parameters.
     /// - Returns: The sequence; nothing is requested before iteration starts.
     public static func all(_ query: FormParameters = [:]) -> PageSequence<Self> {

@@ -19,6 +19,8 @@ public struct Page<Model: CRUDResource>: Sendable {
     public let next: PageRequest?
     /// The scope the page was read from (and the next one is read from).
     public let scope: ResourceScope<Model>
+    /// What the answer said about its pages, for the end-of-walk check of ``PageSequence``.
+    let signals: PageSignals
 
     /// Creates a page.
     /// - Parameters:
@@ -31,6 +33,16 @@ public struct Page<Model: CRUDResource>: Sendable {
         self.total = total
         self.next = next
         self.scope = scope
+        self.signals = .neutral(count: items.count, total: total)
+    }
+
+    /// Creates a page read from an answer, with what the answer said about its pages.
+    init(items: [Model], next: PageRequest?, scope: ResourceScope<Model>, signals: PageSignals) {
+        self.items = items
+        self.total = signals.total
+        self.next = next
+        self.scope = scope
+        self.signals = signals
     }
 
     /// Whether there is a page after this one.

@@ -9,6 +9,12 @@ import Foundation
 /// links a page to itself cannot loop forever; a `next` link to another origin than the API's base URL fails with
 /// ``CRUDError/invalidRequest(reason:)`` (the API's headers, credentials included, would go there).
 ///
+/// A walk never ends short in silence: when it would end with fewer items than the total the server declared (a
+/// body member or a header such as `X-Total-Count`), or on a full page with no way to ask for the next one, it
+/// hands out the items it received and then fails with ``CRUDError/incompleteList(_:)``, naming what it saw and the
+/// pagination that would fit. A last page that is exactly full with `"next": null`, more items than the total
+/// (items created during the walk) and a short page from a server that says nothing else are the end.
+///
 /// Two more rules end a walk a server would otherwise keep going forever:
 /// - **Repeated page:** a page whose items all have ids, every one of them already seen earlier in this walk
 ///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page
@@ -69,6 +75,10 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
         private var fetched: Set<PageRequest> = []
         private var seen: Set<Model.ID> = []
         private let maxPages: Int
+        /// How many items the walk handed out.
+        private var received = 0
+        /// Why the walk that ended is not the whole list, thrown once its last items are handed out.
+        private var shortfall: ListShortfall?
 
         init(scope: ResourceScope<Model>, first: PageRequest, maxPages: Int) {
             self.scope = scope
@@ -91,7 +101,11 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     defer { position += 1 }
                     return buffer[position]
                 }
-                guard let request = pending else { return nil }
+                guard let request = pending else {
+                    guard let shortfall else { return nil }
+                    self.shortfall = nil
+                    throw CRUDError.incompleteList(shortfall)
+                }
                 guard fetched.count < maxPages else {
                     pending = nil
                     throw CRUDError.invalidRequest(
@@ -111,12 +125,19 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
                     // Every item was seen before: the server sent a page already walked under another name.
                     pending = nil
                     buffer = []
-                    return nil
+                    shortfall = page.signals.shortfall(of: Model.self, received: received, pages: fetched.count)
+                    continue
                 }
                 seen.formUnion(ids.compactMap { $0 })
                 buffer = page.items
                 position = 0
+                let (sum, overflow) = received.addingReportingOverflow(page.items.count)
+                received = overflow ? .max : sum
                 pending = page.next.flatMap { fetched.contains($0) ? nil : $0 }
+                if pending == nil {
+                    shortfall = page.signals.shortfall(
+                        of: Model.self, received: received, pages: fetched.count, endedWithoutNext: page.next == nil)
+                }
             }
         }
     }

@@ -4,9 +4,14 @@ import Foundation
 /// total and the next page, and how ``Enumeratable/all(_:)`` walks them.
 ///
 /// ``automatic`` (the default) recognises by itself a plain array, an envelope with `results`/`data`/`items`
-/// (and `next`, `count`/`total`), an RFC 8288 `Link: <…>; rel="next"` header and an `X-Total-Count` header, so
-/// only unusual servers need configuring, per API (``APIConventions/pagination``) or per model
-/// (``CRUDResource/pagination``).
+/// (and `next`, `count`/`total`), an envelope that numbers its pages (Vapor Fluent's `metadata: {page, per,
+/// total}`, Laravel's `meta: {current_page, last_page, per_page, total}`, asked for page by page), `links.next`
+/// with `meta.total`, an RFC 8288 `Link: <…>; rel="next"` header and an `X-Total-Count` header, so only unusual
+/// servers need configuring, per API (``APIConventions/pagination``) or per model (``CRUDResource/pagination``).
+///
+/// Whatever the pagination, ``Enumeratable/all(_:)`` never ends short in silence: a walk that would end with fewer
+/// items than the server declared, or on a full page with no way to ask for the next one, fails with
+/// ``CRUDError/incompleteList(_:)`` naming what it saw and the pagination that would fit.
 ///
 /// ```swift
 /// static let pagination: Pagination? = .offset(limit: 50)              // ?offset=0&limit=50, then 50, 100…
@@ -24,9 +29,14 @@ public struct Pagination: Sendable, Hashable {
         case envelope(items: String, next: String?, total: String?)
         /// An RFC 8288 `Link` header with `rel="next"`.
         case linkHeader
-        /// A page-number query parameter; the next page is asked for until a page comes back short or empty.
+        /// A page-number query parameter; the next page is asked for until a page comes back short or empty, or
+        /// the pages read reach the total. The page size is the server's own figure (``pageSizeKeyPath``,
+        /// ``pageSizeHeader``), else the one the caller's query asks for, else `pageSize`; a short first page with a
+        /// total saying more (a server capping the size) is asked for that many items per page from then on.
         case pageNumber(parameter: String, firstPage: Int, sizeParameter: String?, pageSize: Int?)
-        /// An offset query parameter with a limit; the next page is asked for until one comes back short.
+        /// An offset query parameter with a limit (the caller's own, else `limit`); the next page is asked for
+        /// until one comes back short or empty, or, when the server declares a total, until the offset reaches it
+        /// (so a server that serves fewer items than asked is still walked whole).
         case offset(parameter: String, limitParameter: String, limit: Int)
     }
 
@@ -100,6 +110,15 @@ public struct Pagination: Sendable, Hashable {
     public static let vapor = Pagination(
         .pageNumber(parameter: "page", firstPage: 1, sizeParameter: "per", pageSize: nil), totalHeaders: [],
         totalKeyPath: "metadata.total", pageSizeKeyPath: "metadata.per")
+
+    /// Laravel's length-aware paginator (`->paginate()` through an API Resource collection): `{"data": […],
+    /// "links": {"first", "last", "prev", "next"}, "meta": {"current_page", "last_page", "per_page", "total", …}}`
+    /// for `?page=&per_page=`. Pages are asked for by number on the caller's own query (Laravel's `links` drop the
+    /// query string unless the app calls `withQueryString()`, so following them would lose filters), and the walk
+    /// stops at an empty or short page (by `meta.per_page`) or when the pages read reach `meta.total`.
+    public static let laravel = Pagination(
+        .pageNumber(parameter: "page", firstPage: 1, sizeParameter: "per_page", pageSize: nil), totalHeaders: [],
+        totalKeyPath: "meta.total", pageSizeKeyPath: "meta.per_page")
 
     /// Django REST framework's `{"count": …, "next": …, "previous": …, "results": […]}`.
     public static let djangoREST = Pagination.envelope(items: "results", next: "next", total: "count")

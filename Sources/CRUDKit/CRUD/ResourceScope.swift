@@ -105,24 +105,44 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         }
     }
 
-    /// Maps one model from a response, under ``CRUDResource/objectKey`` when there is one, or under
-    /// ``CRUDResource/requestKey`` when the answer is wrapped in it.
+    /// Maps one model from a response: under its root key when the answer holds one (``objectPath(in:)``), else
+    /// the answer itself. A bare answer that does not map either says which root key it lacked (and, for
+    /// ``CRUDResource/objectKey``, that a server answering bare objects wants ``CRUDResource/requestKey``).
     func decodeOne(_ response: HTTPResponse) throws -> Model {
         let json = try document(response)
+        let place = objectPath(in: json)
         do {
-            return try Model.decodeResource(from: json, at: Self.objectPath(in: json), coding: coding)
+            return try Model.decodeResource(from: json, at: place.path, coding: coding)
         } catch {
-            throw CRUDError.decoding(error, in: response)
+            let failure = CRUDError.decoding(error, in: response)
+            guard let missing = place.missingKey, case .decoding(var details) = failure else { throw failure }
+            details.found +=
+                " (the answer has no `\(missing)` key, so it was read as a bare object"
+                + (missing == Model.objectKey
+                    ? "; a server that takes {\"\(missing)\": …} and answers bare objects wants requestKey, "
+                        + "not objectKey)" : ")")
+            throw CRUDError.decoding(details)
         }
     }
 
-    /// Where one model sits in `json`: under the object key; under the request key when the document is an
-    /// object with that key as its only member; else the document itself.
-    static func objectPath(in json: JSON) -> String {
-        if let key = Model.objectKey { return key }
+    /// The key single objects arrive under in answers: the model's ``CRUDResource/objectKey``, else its
+    /// ``CRUDResource/responseKey``, else the API's ``APIConventions/responseKey``.
+    var answerKey: String? {
+        Model.objectKey ?? Model.responseKey ?? api.configuration.conventions.responseKey
+    }
+
+    /// Where one model sits in `json`, and the answer key it lacked when it is read bare.
+    ///
+    /// Under ``answerKey`` when the document is an object holding an object there (else the document itself);
+    /// without one, under ``CRUDResource/requestKey`` when the document is an object with that key as its only
+    /// member (else the document itself).
+    func objectPath(in json: JSON) -> (path: String, missingKey: String?) {
+        if let key = answerKey {
+            return json.value(forKey: key)?.object != nil ? (key, nil) : ("", key)
+        }
         guard let key = Model.requestKey, let object = json.object, object.count == 1, object[key]?.object != nil
-        else { return "" }
-        return key
+        else { return ("", nil) }
+        return (key, nil)
     }
 
     /// Reads one model at `endpoint`.

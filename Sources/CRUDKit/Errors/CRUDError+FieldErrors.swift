@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Read from the common shapes (``ServerErrorShape``): Rails `{"errors": {"age": ["must be…"]}}`, Django REST
 /// framework `{"age": ["…"], "non_field_errors": ["…"]}` and `{"detail": "…"}`, FastAPI/pydantic
-/// `{"detail": [{"loc": ["body", "age"], "msg": "…"}]}`, Vapor `{"error": true, "reason": "…"}`, JSON:API `{"errors": [{"source": {"pointer":
+/// `{"detail": [{"loc": ["body", "age"], "msg": "…"}]}`, Vapor `{"error": true, "reason": "…"}` (a validation
+/// reason `"age is less than minimum of 0, email is not …"` also split into `age` and `email`), Laravel
+/// `{"message": "…", "errors": {"age": ["…"]}}`, JSON:API `{"errors": [{"source": {"pointer":
 /// "/data/attributes/age"}, "detail": "…"}]}`, and RFC 9457 problem details (`title`, `detail`, and `errors` with
 /// `pointer` or `invalid-params` with `name`/`reason`). Nested fields are named by key paths (`address.city`,
 /// `tags[1].name`). Messages that belong to no field (`non_field_errors`, Rails' `base`, `detail`, `title`) are
@@ -154,9 +156,47 @@ private struct ErrorBodyReader {
         for (key, value) in object {
             switch key {
             case "non_field_errors", "detail", "message", "error": collect(value, field: nil)
-            case "reason" where vapor: collect(value, field: nil)
+            case "reason" where vapor:
+                collect(value, field: nil)
+                for (field, message) in Self.vaporFieldErrors(in: value.string ?? "") {
+                    fields[field, default: []].append(message)
+                }
             default: collect(value, field: key)
             }
+        }
+    }
+
+    /// The words a Vapor validator's failure starts with, after the key (`is less than minimum of 0`, `contains an
+    /// invalid character`, `does not match`…).
+    private static let vaporVerbs: Set<Substring> = ["is", "are", "contains", "does", "must", "has", "cannot", "was"]
+
+    /// The field errors in a Vapor `Validatable` failure's joined reason, `"age is less than minimum of 0, email is
+    /// not a valid email address"` → `age`, `email`; none when a part does not have that shape (`"Not Found"`).
+    ///
+    /// Each part (split at `, `) is a key and a failure starting with a validator's verb; a part without a key
+    /// continues the previous message (`"role is not admin, user, or guest"`).
+    static func vaporFieldErrors(in reason: String) -> [(field: String, message: String)] {
+        var found: [(field: String, message: String)] = []
+        for part in reason.components(separatedBy: ", ") {
+            let words = part.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            if words.count == 3, isKey(words[0]), vaporVerbs.contains(words[1]) {
+                found.append((String(words[0]), String(part.dropFirst(words[0].count + 1))))
+            } else if let last = found.indices.last {
+                found[last].message += ", " + part
+            } else {
+                return []
+            }
+        }
+        return found
+    }
+
+    /// Whether `word` reads as a key: a letter or `_`, then letters, digits, `_`, `.`, `[` or `]`.
+    private static func isKey(_ word: Substring) -> Bool {
+        guard let first = word.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
+            return false
+        }
+        return word.unicodeScalars.allSatisfy {
+            "_.[]".unicodeScalars.contains($0) || CharacterSet.alphanumerics.contains($0)
         }
     }
 

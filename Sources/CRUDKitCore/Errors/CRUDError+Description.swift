@@ -69,6 +69,8 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The server accepted the write (\(response.status))\(Self.place(of: response)) but its answer "
                 + "could not be read: \(reason) The write happened; read the value again rather than sending the "
                 + "write again."
+        case .incompleteList(let shortfall):
+            return "The list is incomplete: \(shortfall)."
         }
     }
 

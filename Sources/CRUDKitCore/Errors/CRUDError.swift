@@ -40,6 +40,10 @@ public enum CRUDError: Error, Sendable {
     /// could not be read, or the value could not be read back; `failure` says why. Do not send the write again:
     /// read the value, or take it from the write's response (kept here, body included).
     indirect case writeAccepted(HTTPResponse, failure: CRUDError)
+    /// A walk over every page of a list (`all()`) would have ended with fewer items than the server declared, or
+    /// on a full page with no way to ask for the next one: the items it handed out are not the whole list. The
+    /// payload says what it saw and which pagination would fit.
+    case incompleteList(ListShortfall)
 
     /// Which time limit ran out.
     public enum Timeout: Sendable, Hashable {

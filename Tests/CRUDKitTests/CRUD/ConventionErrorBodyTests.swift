@@ -27,12 +27,22 @@ import Testing
         #expect(found.fieldErrors.isEmpty)
     }
 
-    /// Vapor's `ErrorMiddleware`: `{"error": true, "reason": "…"}` is a message, not a field named `reason`.
-    @Test func vaporReasonIsTheMessage() throws {
+    /// Vapor's `ErrorMiddleware`: `{"error": true, "reason": "…"}` is the message, not a field named `reason`; a
+    /// `Validatable` failure's joined reason is also split into its fields (issue 25, item 4).
+    @Test func vaporReasonIsTheMessageAndItsFieldErrors() throws {
         let reason = "age is less than minimum of 0, email is not a valid email address"
         let found = try #require(details(#"{"error": true, "reason": "\#(reason)"}"#))
-        #expect(found.fieldErrors.isEmpty)
+        #expect(found.fieldErrors == ["age": ["is less than minimum of 0"], "email": ["is not a valid email address"]])
         #expect(found.message == reason)
+        #expect(found.messages == [reason])
+        let listed = try #require(
+            details(#"{"error": true, "reason": "role is not admin, user, or guest, name is empty"}"#))
+        #expect(listed.fieldErrors == ["role": ["is not admin, user, or guest"], "name": ["is empty"]])
+        for other in ["Not Found", "Unauthorized", "Value of type 'String' required for key 'email'.", "a, b is c"] {
+            let plain = try #require(details(#"{"error": true, "reason": "\#(other)"}"#, status: 400))
+            #expect(plain.fieldErrors.isEmpty, "\(other)")
+            #expect(plain.message == other)
+        }
         let missing = try #require(details(#"{"error": true, "reason": "Not Found"}"#, status: 404))
         #expect(missing.message == "Not Found" && missing.fieldErrors.isEmpty)
     }

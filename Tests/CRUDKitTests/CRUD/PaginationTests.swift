@@ -143,7 +143,7 @@ import Testing
         )
         let api = API(baseURL: testBase, transport: stub)
         let page = try await Keyed.using(api).page()
-        #expect(page.items.map(\.name) == ["A"] && page.total == nil)
+        #expect(page.items.map(\.name) == ["A"] && page.total == 1)  // `meta.total`, read automatically
         let jsonAPIStub = StubTransport().on(
             nil, "**", .json(text: #"{"data": [{"id": "x"}], "links": {"next": null}, "meta": {"total": 1}}"#))
         let jsonAPI = API(baseURL: testBase, conventions: .jsonAPI, transport: jsonAPIStub)

@@ -110,7 +110,7 @@ import Testing
         #expect(replaced.note == nil)  // a PUT replaces the whole object: update() clears
         #expect(error?.status == 400)
         #expect(api.serverErrors(in: try #require(error))?.messages == ["title is required"])
-        #expect(api.serverErrors(in: try #require(error))?.fieldErrors.isEmpty == true)
+        #expect(api.serverErrors(in: try #require(error))?.fieldErrors == ["title": ["is required"]])
     }
 
     @Test func applyingThePresetSetsTheCoding() {

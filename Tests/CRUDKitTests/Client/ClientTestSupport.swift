@@ -77,6 +77,7 @@ extension CRUDError {
         case .responseTooLarge: "responseTooLarge"
         case .tooManyRedirects: "tooManyRedirects"
         case .writeAccepted(_, let failure): "writeAccepted(\(failure.caseName))"
+        case .incompleteList: "incompleteList"
         }
     }
 }

@@ -66,8 +66,25 @@ import Testing
         #expect(read == made)
     }
 
-    @Test func anAcceptedWriteWhoseAnswerCannotBeReadSaysTheWriteHappened() async throws {
+    /// `objectKey` reads a bare answer too, as ActiveResource's `remove_root` does: a Rails app with
+    /// `wrap_parameters` answers `{"id": …}` to a `{"person": {…}}` create (issue 23, item 8).
+    @Test func anObjectKeyReadsABareAnswer() async throws {
         let server = Self.rails()
+        let people = WrappedPerson.using(API(baseURL: Self.base, conventions: .rails, transport: server))
+
+        let made = try await people.create(WrappedPerson(firstName: "Ada"))
+        let read = try await people.read(id: try #require(made.id))
+
+        #expect(made == WrappedPerson(id: 1, firstName: "Ada"))
+        #expect(read == made)
+        #expect(server.recorder.requests.first?.json == ["person": ["first_name": "Ada"]])
+        #expect(server.count(in: "people") == 1)
+    }
+
+    @Test func anAcceptedWriteWhoseAnswerCannotBeReadSaysTheWriteHappened() async throws {
+        // The answer is bare and is not the model either: the write happened, and the error says which key it
+        // lacked and that a server answering bare objects wants `requestKey`.
+        let server = StubTransport().on(.post, "people", .json(["id": 7, "name": "Ada"], status: 201))
         let people = WrappedPerson.using(API(baseURL: Self.base, conventions: .rails, transport: server))
 
         let error = await crudError { try await people.create(WrappedPerson(firstName: "Ada")) }
@@ -76,19 +93,20 @@ import Testing
             Issue.record("expected writeAccepted, got \(String(describing: error))")
             return
         }
-        #expect(server.count(in: "people") == 1)  // the record was created
         #expect(response.status == 201)
-        #expect(response.json["first_name"] == "Ada")  // the answer is kept: the user can recover the value
+        #expect(response.json["name"] == "Ada")  // the answer is kept: the user can recover the value
         #expect(error?.status == 201)
         #expect(error?.fieldErrors == [:])
         guard case .decoding(let decoding) = failure else {
             Issue.record("expected a decoding failure inside, got \(failure)")
             return
         }
-        #expect(decoding.keyPath == "person")
+        #expect(decoding.keyPath == "firstName")
         let text = try #require(error?.description)
         #expect(text.hasPrefix("The server accepted the write (201)"))
-        #expect(text.contains("but its answer could not be read: expected a value at `person`"))
+        #expect(text.contains("but its answer could not be read: expected a value at `firstName`"))
+        #expect(text.contains("the answer has no `person` key, so it was read as a bare object"))
+        #expect(text.contains("wants requestKey, not objectKey"))
         #expect(text.contains("read the value again rather than sending the write again"))
     }
 

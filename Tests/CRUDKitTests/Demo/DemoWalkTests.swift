@@ -16,9 +16,10 @@ import Testing
     /// The page-size parameter each preset must send, as it appears in a logged URL.
     static let pageSizeParameters = [
         "standard": "per_page=2", "drf": "page_size=2", "rails": "per_page=2", "fastapi": "limit=2", "vapor": "per=2",
+        "laravel": "per_page=2",
     ]
 
-    @Test(arguments: ["standard", "drf", "rails", "fastapi", "vapor"])
+    @Test(arguments: ["standard", "drf", "rails", "fastapi", "vapor", "laravel"])
     func everyPresetWalksWithItsOwnPageSizeParameter(preset: String) async throws {
         // When
         let run = try await Self.demo(["--conventions", preset])
@@ -36,7 +37,7 @@ import Testing
 
     @Test(arguments: [
         ("standard", "patch"), ("standard", "delete"), ("fastapi", "all pages"), ("drf", "futures:patch"),
-        ("vapor", "futures:delete"), ("rails", "async:404"),
+        ("vapor", "futures:delete"), ("rails", "async:404"), ("laravel", "futures:validation"),
     ])
     func aWalkThatFailsMidwayDeletesWhatItMade(preset: String, step: String) async throws {
         // When: the loopback server answers 503 to the first request of `step`
@@ -54,7 +55,7 @@ import Testing
         let run = try await Self.demo(["--conventions", "jsonapi"])
 
         #expect(run.status == 2)
-        #expect(run.errors.contains("standard, drf, rails, fastapi, vapor"), "\(run.errors)")
+        #expect(run.errors.contains("standard, drf, rails, fastapi, vapor, laravel"), "\(run.errors)")
     }
 
     // MARK: - Running the demo

@@ -6,14 +6,15 @@ import Testing
 /// What must not change for a user when CRUDKit's layers became modules (README, "Architecture").
 @Suite struct ModuleSplitTests {
     /// `CRUDError` now lives in `CRUDKitCore`. Bridged to `NSError` (logs, crash reporters) it keeps its codes (Swift's
-    /// defaults: payload cases first, in declaration order, then `cancelled`) and its sentence as the localized
+    /// defaults: payload cases first, in declaration order, then `cancelled`, 11 since `incompleteList` joined the
+    /// payload cases) and its sentence as the localized
     /// description; only the domain names the new module (`CRUDKitCore.CRUDError`, CHANGELOG). A `CustomNSError`
     /// conformance that pinned the old domain would drop the sentence on Linux (its default `errorUserInfo` is
     /// empty), which this test catches.
     @Test func crudErrorBridgesToNSErrorWithItsCodesAndSentence() {
         let cancelled = CRUDError.cancelled as NSError
         #expect(cancelled.domain == String(reflecting: CRUDError.self))
-        #expect(cancelled.code == 10)
+        #expect(cancelled.code == 11)
         let invalid = CRUDError.invalidRequest(reason: "no id") as NSError
         #expect(invalid.code == 0)
         #expect(invalid.localizedDescription == "The request was not sent: no id.")
