@@ -25,8 +25,8 @@ public struct ListShortfall: Sendable, Hashable, CustomStringConvertible {
     public var pageSize: Int?
     /// How many items the last page held.
     public var lastPageCount: Int
-    /// What the last answer said about pages, one entry each (`` `metadata.total` 24 in the body ``,
-    /// `` `X-Total-Count` header 24 ``, `no next-page link`).
+    /// What the last answer said about pages, one entry each ("`metadata.total` 24 in the body",
+    /// "`X-Total-Count` header 24", "no next-page link").
     public var signals: [String]
     /// The pagination that would walk this server (`Pagination.vapor`, or which key or parameter to name).
     public var suggestion: String
