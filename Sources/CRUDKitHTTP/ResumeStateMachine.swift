@@ -392,7 +392,7 @@ package struct ResumeStateMachine: Sendable {
 }
 
 /// Why a continued body was refused: wrapped in ``CRUDError/transport(underlying:)``.
-package struct ResumeMismatch: Error, Sendable, CustomStringConvertible {
+package struct ResumeMismatch: LocalizedError, Sendable, CustomStringConvertible {
     /// What did not match.
     package let reason: String
 
@@ -400,4 +400,7 @@ package struct ResumeMismatch: Error, Sendable, CustomStringConvertible {
 
     /// The reason.
     package var description: String { "a resumed body was refused: \(reason)" }
+
+    /// The reason, as Foundation's descriptions read it.
+    package var errorDescription: String? { description }
 }

@@ -11,7 +11,7 @@ extension TransportContract {
             deadline, informationalAnswers, closeInsideHeaders, cookies, files, progress, futureCancellation,
             closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
             handleWriteNotPausable, handleCancel, downloadTaskPauseResume,
-        ]
+        ] + resumeChecks
     }
 
     private func url(_ server: LoopbackServer, _ path: String) -> URL {
