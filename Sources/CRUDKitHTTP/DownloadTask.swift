@@ -3,11 +3,12 @@ import Foundation
 
 /// A download to a file that can be paused, resumed and cancelled, byte-exact.
 ///
-/// Pausing stops the transfer and keeps the bytes received so far; resuming asks the server for the rest with
-/// `Range: bytes=<n>-` and `If-Range: <ETag or Last-Modified>` and appends the answer. When the server ignores
-/// the range (200 instead of 206), has no strong validator, or the file changed (`If-Range` fails), the download
-/// restarts cleanly from byte 0. It does not use `URLSessionTask.suspend()`, which on Linux re-sends the request
-/// and corrupts the body.
+/// Pausing stops the transfer and keeps the bytes received so far; resuming asks the server for the rest of the
+/// range the first answer covered with `Range: bytes=<next>-<last>` and `If-Range: <its strong ETag or Last-Modified>`
+/// and appends the answer only when it is a `206` with the same strong validator and exactly that range and total.
+/// Anything else (a `200`, another validator, another range, no strong validator) restarts the download cleanly
+/// from byte 0; the rule is `RequestHandle`'s, through the same ``ResumeStateMachine``. It does not use
+/// `URLSessionTask.suspend()`, which on Linux re-sends the request and corrupts the body.
 ///
 /// Every ``ResumableTransport`` can run one: ``URLSessionTransport`` and `AsyncHTTPClientTransport` (package
 /// `CRUDKitAsyncHTTPClient`) alike.
@@ -34,11 +35,6 @@ public final class DownloadTask: Sendable {
     }
 
     private struct State {
-        var phase = Phase.running
-        var attempt: Task<Void, Never>?
-        var unwinding = false
-        var resumeWhenUnwound = false
-        var validator: String?
         var progress = TransferProgress(completedBytes: 0, expectedBytes: nil)
         var result: Result<URL, CRUDError>?
         var waiters: [CheckedContinuation<URL, any Error>] = []
@@ -49,6 +45,8 @@ public final class DownloadTask: Sendable {
     private let destination: URL
     private let partial: URL
     private let observer: TransferObserver
+    /// The pause/resume mechanism shared with `RequestHandle`.
+    private let driver = ResumeDriver(paused: false)
     private let state = Locked(State())
 
     init(transport: any ResumableTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver) {
@@ -72,57 +70,48 @@ public final class DownloadTask: Sendable {
         self.destination = target
         self.partial = PrivateFiles.partialFile(for: target)
         self.observer = observer
-        if let refusal { complete(.failure(refusal), phase: .failed) } else { launch() }
+        if let refusal { complete(.failure(refusal)) } else { Task { await run() } }
     }
 
     /// Where the download is.
-    public var phase: Phase { state.withLock { $0.phase } }
+    public var phase: Phase {
+        let ended = state.withLock { state -> Phase? in
+            switch state.result {
+            case nil: nil
+            case .success: .finished
+            case .failure(.cancelled): .cancelled
+            case .failure: .failed
+            }
+        }
+        if let ended { return ended }
+        return driver.phase == .paused ? .paused : .running
+    }
 
     /// The bytes on disk so far and the total expected.
     public var progress: TransferProgress { state.withLock { $0.progress } }
 
     /// Stops the transfer and keeps the bytes received so far; nothing happens unless it is running.
     public func pause() {
-        let attempt = state.withLock { state -> Task<Void, Never>? in
-            guard state.phase == .running else { return nil }
-            state.phase = .paused
-            state.resumeWhenUnwound = false
-            return state.attempt
-        }
-        attempt?.cancel()
+        _ = driver.pause()
     }
 
     /// Continues a paused download from the byte where it stopped; nothing happens unless it is paused.
     public func resume() {
-        let start = state.withLock { state -> Bool in
-            guard state.phase == .paused else { return false }
-            state.phase = .running
-            if state.unwinding {
-                state.resumeWhenUnwound = true
-                return false
-            }
-            return true
-        }
-        if start { launch() }
+        driver.resume()
     }
 
     /// Stops the download for good and removes the partial file; ``finished`` throws ``CRUDError/cancelled``
     /// once the attempt in flight has ended and the file is gone.
     public func cancel() {
-        let (attempt, now) = state.withLock { state -> (Task<Void, Never>?, Bool) in
-            guard state.phase == .running || state.phase == .paused else { return (nil, false) }
-            state.phase = .cancelled
-            return (state.attempt, !state.unwinding)
-        }
-        attempt?.cancel()
-        // An attempt still unwinding may still create or write the partial file: it completes when it ends.
-        if now { complete(.failure(.cancelled), phase: .cancelled) }
+        // The attempt in flight (or the wait while paused) ends with `cancelled`, and `run()` then completes: only
+        // once that attempt has unwound, so it can no longer create or write the partial file.
+        _ = driver.cancel()
     }
 
     /// The downloaded file, once complete.
     ///
     /// Cancelling the awaiting task cancels the download.
-    /// - Throws: ``CRUDError``: ``CRUDError/httpStatus(_:)`` for a status other than 200 or 206,
+    /// - Throws: ``CRUDError``: ``CRUDError/httpStatus(_:)`` for a status other than 2xx,
     ///   ``CRUDError/cancelled`` after ``cancel()``, or the transfer's failure.
     public var finished: URL {
         get async throws {
@@ -142,60 +131,28 @@ public final class DownloadTask: Sendable {
 
     // MARK: - Attempts
 
-    private func launch() {
-        state.withLock { state in
-            state.unwinding = true
-            state.attempt = Task { await run() }
-        }
-    }
-
+    /// Drives the download through the attempts the driver asks for, then moves the file into place.
     private func run() async {
-        let offset = state.withLock { state -> Int64 in
-            state.validator == nil ? 0 : state.progress.completedBytes
-        }
-        var attemptRequest = request
-        if offset > 0, let validator = state.withLock({ $0.validator }) {
-            attemptRequest.headers["Range"] = "bytes=\(offset)-"
-            attemptRequest.headers["If-Range"] = validator
-        }
         let progressObserver = TransferObserver(upload: observer.upload) { [weak self] progress in
             self?.state.withLock { $0.progress = progress }
             self?.observer.download?(progress)
         }
         do {
-            let response = try await transport.receive(
-                attemptRequest, into: partial, continuingAt: offset, observer: progressObserver
-            ) { [weak self] head in
-                self?.learn(from: head, offset: offset)
-            }
+            let (response, fromFile) = try await driver.read(
+                request, continuable: true, transport: transport, file: partial, observer: progressObserver)
+            // Cancelled while the body ended: the destination is left as it was.
+            guard driver.phase != .cancelled else { throw CRUDError.cancelled }
+            guard fromFile else { throw CRUDError.httpStatus(response) }
             try finish(response)
         } catch {
-            let failure = error as? CRUDError ?? .transport(underlying: error)
-            settle(after: failure)
-        }
-    }
-
-    /// Records the validator and the expected total from a 2xx response head.
-    private func learn(from head: HTTPResponse, offset: Int64) {
-        let validator = head.rangeValidator
-        var total: Int64?
-        if head.status == 206, let range = head.headers["Content-Range"], let slash = range.lastIndex(of: "/") {
-            total = Int64(range[range.index(after: slash)...])
-        } else {
-            total = head.headers["Content-Length"].flatMap { Int64($0) }
-        }
-        let base = head.status == 206 ? offset : 0
-        state.withLock { state in
-            state.validator = validator
-            state.progress = TransferProgress(completedBytes: base, expectedBytes: total)
+            let cancelled = driver.phase == .cancelled
+            complete(.failure(cancelled ? .cancelled : error as? CRUDError ?? .transport(underlying: error)))
         }
     }
 
     /// Moves the finished file into place; a response that is not a 2xx (its body did not go to the file) fails.
     private func finish(_ response: HTTPResponse) throws {
         guard (200..<300).contains(response.status) else { throw CRUDError.httpStatus(response) }
-        // Cancelled while the body ended: the destination is left as it was.
-        guard state.withLock({ $0.phase != .cancelled }) else { throw CRUDError.cancelled }
         let length: Int64
         do {
             if !FileManager.default.fileExists(atPath: partial.path) {
@@ -210,39 +167,14 @@ public final class DownloadTask: Sendable {
             throw error as? CRUDError ?? CRUDError.transport(underlying: error)
         }
         state.withLock { $0.progress.completedBytes = length }
-        complete(.success(destination), phase: .finished)
+        complete(.success(destination))
     }
 
-    /// After an attempt ended with `failure`: paused (keep the bytes), cancelled, or failed.
-    private func settle(after failure: CRUDError) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?.int64Value
-        let next = state.withLock { state -> (relaunch: Bool, fail: Bool) in
-            state.unwinding = false
-            state.progress.completedBytes = size ?? 0
-            switch state.phase {
-            case .paused:
-                return (false, false)
-            case .running where state.resumeWhenUnwound:
-                state.resumeWhenUnwound = false
-                return (true, false)
-            case .running:
-                return (false, true)
-            default:
-                return (false, false)
-            }
-        }
-        if next.relaunch { launch() }
-        if next.fail { complete(.failure(failure), phase: .failed) }
-        // Cancelled while this attempt was in flight: now that it has ended, the partial file goes.
-        if phase == .cancelled { complete(.failure(.cancelled), phase: .cancelled) }
-    }
-
-    private func complete(_ result: Result<URL, CRUDError>, phase: Phase) {
+    private func complete(_ result: Result<URL, CRUDError>) {
+        driver.end()
         let waiters = state.withLock { state -> [CheckedContinuation<URL, any Error>] in
             guard state.result == nil else { return [] }
             state.result = result
-            state.phase = phase
-            state.unwinding = false
             defer { state.waiters = [] }
             return state.waiters
         }

@@ -13,9 +13,13 @@ public protocol ResumableTransport: Transport {
 
     /// Sends `request` (following redirects) and writes a 2xx body into `file` as it arrives.
     ///
-    /// A `206` whose `Content-Range` starts at `offset` is written after the file's first `offset` bytes; any
-    /// other 2xx replaces the file from byte 0. The bytes written stay in the file when the call fails or its task
-    /// is cancelled. Any other status comes back with its body in the response, and the file is left alone.
+    /// When `offset` is above 0, a `206` whose `Content-Range` starts where the request's `Range` does (at
+    /// `offset` without a `Range`) is written after the file's first `offset` bytes, and a `206` that starts
+    /// elsewhere fails before anything is written; any other 2xx replaces the file from byte 0. The bytes written
+    /// stay in the file when the call fails or its task is cancelled. Any other status comes back with its body in
+    /// the response, and the file is left alone. Whether a `206` really continues the file (the same strong
+    /// validator, the whole range and total asked for) is the caller's to judge from `head`, before any byte of the
+    /// body is written; the transport never relabels the status or `Content-Range`.
     /// - Parameters:
     ///   - request: The fully built request; a ranged one carries `Range` and `If-Range`.
     ///   - file: The file to write into; created when missing.
@@ -23,7 +27,7 @@ public protocol ResumableTransport: Transport {
     ///   - observer: Told the bytes sent and received.
     ///   - head: Told the 2xx response head (without body) before any byte is written.
     /// - Returns: The response; its body is empty when it went to `file`.
-    /// - Throws: ``CRUDError``; a `206` that does not start at `offset` is a ``CRUDError/transport(underlying:)``.
+    /// - Throws: ``CRUDError``; a `206` that does not start where asked is a ``CRUDError/transport(underlying:)``.
     func receive(
         _ request: HTTPRequest, into file: URL, continuingAt offset: Int64, observer: TransferObserver,
         head: @escaping @Sendable (HTTPResponse) -> Void
@@ -40,7 +44,12 @@ extension URLSessionTransport: ResumableTransport {
         head: @escaping @Sendable (HTTPResponse) -> Void
     ) async throws -> HTTPResponse {
         let result = try await exchange(
-            request, sink: .file(.init(url: file, resumeOffset: offset)), observer: observer, onFileResponse: head)
+            request,
+            sink: .file(
+                .init(
+                    url: file, resumeOffset: offset,
+                    rangeStart: URLSessionTransfer.requestedStart(request.headers["Range"]))),
+            observer: observer, onFileResponse: head)
         return result.response
     }
 }

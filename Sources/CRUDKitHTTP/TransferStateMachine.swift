@@ -202,12 +202,20 @@ struct TransferStateMachine<Continuation, Task> {
         if let file = settings.file, (200..<300).contains(head.statusCode) {
             if head.statusCode == 206 && file.resumeOffset > 0 {
                 let range = head.value(forHTTPHeaderField: "Content-Range") ?? ""
-                guard URLSessionTransfer.rangeStart(range) == file.resumeOffset else {
-                    return fail(.transport(underlying: URLError(.badServerResponse)))
+                let start = file.rangeStart ?? file.resumeOffset
+                guard URLSessionTransfer.rangeStart(range) == start else {
+                    let reason = "a 206 with Content-Range \"\(range)\" does not continue at byte \(start)"
+                    return fail(
+                        .transport(
+                            underlying: URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: reason])))
                 }
                 fileBase = file.resumeOffset
             }
-            expected = expectedLength.map { $0 + fileBase }
+            // A server's declared length plus the kept bytes may not fit (`Content-Length: 9223372036854775800`).
+            expected = expectedLength.flatMap { length in
+                let (sum, overflow) = length.addingReportingOverflow(fileBase)
+                return overflow ? nil : sum
+            }
             return .openFile(file.url, offset: fileBase)
         }
         expected = expectedLength

@@ -23,10 +23,12 @@ final class URLSessionTransfer: Sendable {
         case file(FileTarget)
     }
 
-    /// A file a 2xx body is written to; a 206 answer to `Range: bytes=<resumeOffset>-` is appended.
+    /// A file a 2xx body is written to; a 206 whose `Content-Range` starts at ``rangeStart`` (the `Range` asked for;
+    /// ``resumeOffset`` when `nil`) is appended after the file's first ``resumeOffset`` bytes.
     struct FileTarget {
         var url: URL
         var resumeOffset: Int64 = 0
+        var rangeStart: Int64?
     }
 
     typealias Machine = TransferStateMachine<Continuation, URLSessionTask>
@@ -283,10 +285,17 @@ final class URLSessionTransfer: Sendable {
         try? replaced?.close()
     }
 
-    /// The first byte position of a `Content-Range: bytes N-M/T` value.
+    /// The first byte position of a `Content-Range: bytes N-M/T` value (a valid one only).
     static func rangeStart(_ value: String) -> Int64? {
-        guard value.hasPrefix("bytes ") else { return nil }
-        return value.dropFirst(6).split(separator: "-").first.flatMap { Int64($0) }
+        ContentRange(value)?.first
+    }
+
+    /// The first byte position a `Range: bytes=N-` or `bytes=N-M` value asks for.
+    static func requestedStart(_ value: String?) -> Int64? {
+        guard let value, value.hasPrefix("bytes=") else { return nil }
+        let bounds = value.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return nil }
+        return ContentRange.digits(bounds[0])
     }
 
     func didReceive(_ data: Data) {

@@ -12,7 +12,7 @@ extension TransportContract {
             closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
             handleWriteNotPausable, handleCancel, downloadTaskPauseResume, downloadFilesOwnerOnly,
             downloadReplacesOnlyOnSuccess, downloadRefusesDirectoryAndLink, downloadTaskFiles, handleFilesOwnerOnly,
-        ]
+        ] + resumeChecks
     }
 
     private func url(_ server: LoopbackServer, _ path: String) -> URL {

@@ -5,11 +5,14 @@ import Foundation
 /// The request goes through the whole pipeline (interceptors, retries, validation, decoding) and starts at once.
 ///
 /// - A `GET` paused in the middle of its body stops the transfer and keeps the bytes received; resumed, it asks
-///   for the rest with `Range: bytes=<n>-` and `If-Range` (the first answer's strong `ETag` or `Last-Modified`),
-///   and starts over from byte 0 when the server cannot continue (no validator, `200` instead of `206`, the
-///   resource changed). The body you get is exactly the server's. Keeping the bytes needs a
-///   ``ResumableTransport`` (``URLSessionTransport`` and `AsyncHTTPClientTransport` are); over any other
-///   transport the `GET` starts over. Such a `GET` is sent with `Accept-Encoding: identity` and skips the
+///   for the rest of the range its first answer covered (`Range: bytes=<first+kept>-<last>`, so a `Range` of your
+///   own stays the frame) with `If-Range` carrying that answer's strong `ETag` (or strong `Last-Modified`). The
+///   answer is appended only when it is a `206` with the same validator and exactly the range and total asked for;
+///   another validator (or a weak or missing one), or any status but `206`, starts over from byte 0, and a `206`
+///   with the same validator but other bytes fails with ``CRUDError/transport(underlying:)`` saying why. The body
+///   you get is exactly the server's, with its status and `Content-Range` (a `206` stays a `206`). Keeping the
+///   bytes needs a ``ResumableTransport`` (``URLSessionTransport`` and `AsyncHTTPClientTransport` are); over any
+///   other transport the `GET` starts over. Such a `GET` is sent with `Accept-Encoding: identity` and skips the
 ///   response cache and read coalescing.
 /// - A request paused before it is sent (or between two attempts) waits until resumed.
 /// - A write (any method but `GET`, `HEAD`, `OPTIONS`, `TRACE`) already on the wire cannot be paused: the server

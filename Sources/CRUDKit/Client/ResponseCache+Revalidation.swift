@@ -33,11 +33,17 @@ extension ResponseCache {
             if let etag = stored.etag { conditional.headers["If-None-Match"] = etag }
             if let lastModified = stored.lastModified { conditional.headers["If-Modified-Since"] = lastModified }
         }
-        let response = try await send(conditional)
+        var response = try await send(conditional)
         if response.status == 304, let stored {
-            let served = Self.refreshed(stored.response, with: response)
-            store(served, for: request, key: key, since: generation)
-            return served
+            if Self.confirms(response, stored) {
+                let served = Self.refreshed(stored.response, with: response)
+                store(served, for: request, key: key, since: generation)
+                return served
+            }
+            // A 304 naming another representation (RFC 9111 §4.3.4) does not select the stored one: forget it and
+            // ask again without validators, so the body served is the server's current one.
+            storage.withLock { $0.remove(key) }
+            response = try await send(request)
         }
         if Self.isStorable(response, for: request) {
             store(response, for: request, key: key, since: generation)
@@ -84,6 +90,24 @@ extension ResponseCache {
             && (response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil)
             && !cacheControl(response.headers).contains("no-store")
             && !varyingHeaders(response).contains("*")
+    }
+
+    /// Whether `notModified` confirms `stored` (RFC 9111 §4.3.4): its `ETag`, when it sends one, is the stored one
+    /// (compared weakly, as `If-None-Match` is); without an `ETag`, its `Last-Modified`, when it sends one, is the
+    /// stored one. A 304 with no validator confirms the one stored response it was asked about.
+    static func confirms(_ notModified: HTTPResponse, _ stored: Entry) -> Bool {
+        if let tag = notModified.headers["ETag"] {
+            guard let storedTag = stored.etag else { return false }
+            return opaque(tag) == opaque(storedTag)
+        }
+        if let modified = notModified.headers["Last-Modified"] { return modified == stored.lastModified }
+        return true
+    }
+
+    /// An entity tag without its weakness mark (`W/"a"` → `"a"`), for the weak comparison.
+    private static func opaque(_ tag: String) -> Substring {
+        let trimmed = tag.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
     }
 
     /// The stored response brought up to date by a 304: its headers merged over the stored ones (except framing),

@@ -17,8 +17,11 @@ import Foundation
 /// - **Always revalidates.** A stored response is never served without asking the server: the next `GET` of the
 ///   same URL sends `If-None-Match` (the stored `ETag`) and `If-Modified-Since` (the stored `Last-Modified`). On
 ///   `304 Not Modified` the stored body is served with the 304's headers merged over the stored ones, and with
-///   the stored status (200): validators, decoding and logging downstream cannot tell it from a full answer. Any
-///   other answer replaces the stored one (or removes it, for a 2xx that cannot be stored, a 404 or a 410).
+///   the stored status (200): validators, decoding and logging downstream cannot tell it from a full answer. A 304
+///   whose `ETag` (or, without one, `Last-Modified`) is not the stored one names another representation (RFC 9111
+///   §4.3.4): the stored response is forgotten and the request sent again without validators, whose answer is
+///   served. Any other answer replaces the stored one (or removes it, for a 2xx that cannot be stored, a 404 or a
+///   410).
 /// - **What is stored:** 2xx answers (except 206) to `GET` requests without a body, `Range` or conditional headers
 ///   of their own, that carry `ETag` and/or `Last-Modified`, whose `Cache-Control` (request's or response's) does
 ///   not say `no-store`, and whose `Vary` is not `*`. `private` and `no-cache` are fine: this is a client's own

@@ -380,6 +380,25 @@ import FoundationNetworking
         #expect(trace.completions == 1)
     }
 
+    /// A resumed 206 declaring a length near `Int64.max` (issue 28): its length plus the kept bytes does not fit, so
+    /// the total is unknown instead of a trap; a 206 continuing a caller's own range starts where that range does.
+    @Test func hugeDeclaredLengthOnAResumedAnswerDoesNotTrap() {
+        var trace = Trace(Self.settings(file: .init(url: Self.url, resumeOffset: 50)))
+        trace.started()
+        let head = Self.head(206, ["Content-Range": "bytes 50-99/100", "Content-Length": "9223372036854775800"])
+        trace.on { $0.receivedHead(head, expectedLength: 9_223_372_036_854_775_800, now: 0) }
+        #expect(trace.log.last == "openFile(file, 50)")
+        #expect(trace.machine.expected == nil)
+
+        var framed = Trace(Self.settings(file: .init(url: Self.url, resumeOffset: 50, rangeStart: 150)))
+        framed.started()
+        framed.on {
+            $0.receivedHead(Self.head(206, ["Content-Range": "bytes 150-199/1000"]), expectedLength: 50, now: 0)
+        }
+        #expect(framed.log.last == "openFile(file, 50)")
+        #expect(framed.machine.expected == 100)
+    }
+
     /// A server that ignores `Range` answers 200: the file is written again from byte 0.
     @Test func fullAnswerToARangedRequestRestartsTheFile() {
         var trace = Trace(Self.settings(file: .init(url: Self.url, resumeOffset: 100)))

@@ -9,7 +9,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
     public var maximumResponseSize: Int { configuration.maximumResponseSize }
 
     /// Streams a 2xx body into `file` as it arrives, after the file's first `offset` bytes for a `206` that starts
-    /// there, from byte 0 for any other 2xx; what was written stays in the file on failure and cancellation.
+    /// where the request's `Range` does, from byte 0 for any other 2xx; what was written stays in the file on failure and cancellation.
     ///
     /// This is what lets a ``CRUDKit/RequestHandle`` pause a `GET` mid-body and resume it with `Range`.
     /// - Parameters:
@@ -26,8 +26,18 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         head: @escaping @Sendable (HTTPResponse) -> Void
     ) async throws -> HTTPResponse {
         try await follow(
-            request, observer: observer, destination: nil, appending: FileAppend(file: file, offset: offset, head: head)
+            request, observer: observer, destination: nil,
+            appending: FileAppend(
+                file: file, offset: offset, rangeStart: Self.requestedStart(request.headers["Range"]), head: head)
         )
+    }
+
+    /// The first byte position a `Range: bytes=N-` or `bytes=N-M` value asks for.
+    static func requestedStart(_ value: String?) -> Int64? {
+        guard let value, value.hasPrefix("bytes=") else { return nil }
+        let bounds = value.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return nil }
+        return ResponseStateMachine.digits(bounds[0])
     }
 
     /// Writes the pieces of a 2xx body into `file` from byte `offset` (the bytes a `206` continues; 0 for any
@@ -52,5 +62,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
 struct FileAppend: Sendable {
     var file: URL
     var offset: Int64
+    /// Where the request's `Range` starts: a `206` continuing the file starts there.
+    var rangeStart: Int64?
     var head: @Sendable (HTTPResponse) -> Void
 }

@@ -178,7 +178,7 @@ public final class AsyncHTTPClientTransport: Transport {
             let success = (200..<300).contains(status)
             let target: ResponseStateMachine.Target
             if let appending, success {
-                target = .append(offset: appending.offset)
+                target = .append(offset: appending.offset, rangeStart: appending.rangeStart)
                 appending.head(HTTPResponse(status: status, headers: headers, url: request.url))
             } else {
                 target = destination != nil && success ? .file : .memory

@@ -17,8 +17,9 @@ struct ResponseStateMachine {
         case memory
         /// Into a new file that replaces the destination once complete.
         case file
-        /// Into an existing file, after its first `offset` bytes for a `206` that continues there.
-        case append(offset: Int64)
+        /// Into an existing file, after its first `offset` bytes for a `206` that continues there: one whose
+        /// `Content-Range` starts at `rangeStart` (the `Range` asked for), or at `offset` when that is `nil`.
+        case append(offset: Int64, rangeStart: Int64? = nil)
     }
 
     /// What the transport does after an event.
@@ -87,19 +88,21 @@ struct ResponseStateMachine {
         guard phase == .head else { return .none }
         let success = (200..<300).contains(status)
         switch target {
-        case .append(let offset) where success:
+        case .append(let offset, let rangeStart) where success:
             var base: Int64 = 0
             if status == 206, offset > 0 {
                 let range = contentRange ?? ""
-                guard range.hasPrefix("bytes "),
-                    range.dropFirst(6).split(separator: "-").first.flatMap({ Int64($0) }) == offset
-                else {
+                guard Self.firstByte(of: range) == rangeStart ?? offset else {
                     return fail(.transport(underlying: HTTPClientError.invalidHeaderFieldValues([range])))
                 }
                 base = offset
             }
             phase = .file
-            expected = contentLength.map { $0 + base }
+            // A server's declared length plus the kept bytes may not fit (`Content-Length: 9223372036854775800`).
+            expected = contentLength.flatMap { length in
+                let (sum, overflow) = length.addingReportingOverflow(base)
+                return overflow ? nil : sum
+            }
             let progress = base > 0 ? count(Int(base), now: now) : nil
             return .openFile(offset: base, progress: progress)
         case .file where success:
@@ -152,6 +155,28 @@ struct ResponseStateMachine {
         guard phase != .ended else { return .none }
         phase = .ended
         return .fail(error)
+    }
+
+    /// The first byte position of a valid `Content-Range: bytes <first>-<last>/<total or *>` value (digits only,
+    /// `first ≤ last < total`), or `nil`.
+    static func firstByte(of contentRange: String) -> Int64? {
+        guard contentRange.hasPrefix("bytes ") else { return nil }
+        let halves = contentRange.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2 else { return nil }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = digits(bounds[0]), let last = digits(bounds[1]), first <= last else {
+            return nil
+        }
+        if halves[1] != "*" {
+            guard let total = digits(halves[1]), last < total else { return nil }
+        }
+        return first
+    }
+
+    /// The value of a non-empty run of ASCII digits that fits in `Int64`.
+    static func digits(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(text)
     }
 
     /// Counts `bytes` more; the progress when the throttle lets it through.

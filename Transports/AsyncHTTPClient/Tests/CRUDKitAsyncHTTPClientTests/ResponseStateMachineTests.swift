@@ -200,6 +200,23 @@ import Testing
         #expect(trace.machine.completed == 200)
     }
 
+    /// A resumed 206 declaring a length near `Int64.max` (issue 28): the total is unknown instead of a trap; a 206
+    /// continuing a caller's own range starts where that range does.
+    @Test func hugeDeclaredLengthOnAResumedAnswerDoesNotTrap() {
+        var trace = Trace(target: .append(offset: 50))
+        trace.on {
+            $0.receivedHead(
+                status: 206, contentLength: 9_223_372_036_854_775_800, contentRange: "bytes 50-99/100", now: 0)
+        }
+        #expect(trace.log.first?.hasPrefix("openFile(50") == true)
+        #expect(trace.machine.expected == nil)
+
+        var framed = Trace(target: .append(offset: 50, rangeStart: 150))
+        framed.on { $0.receivedHead(status: 206, contentLength: 50, contentRange: "bytes 150-199/1000", now: 0) }
+        #expect(framed.log.first?.hasPrefix("openFile(50") == true)
+        #expect(framed.machine.expected == 100)
+    }
+
     @Test func rangedAnswerAtTheWrongOffsetFails() {
         var trace = Trace(target: .append(offset: 100))
         trace.on { $0.receivedHead(status: 206, contentLength: 200, contentRange: "bytes 0-199/200", now: 0) }
