@@ -7,7 +7,7 @@ import Foundation
 /// range the first answer covered with `Range: bytes=<next>-<last>` and `If-Range: <its strong ETag or Last-Modified>`
 /// and appends the answer only when it is a `206` with the same strong validator and exactly that range and total.
 /// Anything else (a `200`, another validator, another range, no strong validator) restarts the download cleanly
-/// from byte 0; the rule is `RequestHandle`'s, through the same ``ResumeStateMachine``. It does not use
+/// from byte 0; the rule is `RequestHandle`'s, through the same `ResumeStateMachine`. It does not use
 /// `URLSessionTask.suspend()`, which on Linux re-sends the request and corrupts the body.
 ///
 /// Every ``ResumableTransport`` can run one: ``URLSessionTransport`` and `AsyncHTTPClientTransport` (package
