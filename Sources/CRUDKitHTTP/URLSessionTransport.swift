@@ -15,7 +15,7 @@ import FoundationNetworking
 /// - Cancelling the calling `Task` cancels the URLSession task and throws ``CRUDError/cancelled``.
 /// - A request is sent once: on Linux a write that is not idempotent (`POST`, `PATCH`) and has no
 ///   `Idempotency-Key` goes out on a connection of its own, with `Connection: close`, because libcurl would resend
-///   it by itself when a reused connection drops before the answer (see ``needsOwnConnection(_:)``).
+///   it by itself when a reused connection drops before the answer (the server may have acted on it).
 /// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the deadline (enforced
 ///   by the transport, since Linux ignores `timeoutIntervalForResource`) throw ``CRUDError/timedOut(_:)``.
 /// - Redirects are followed by the transport as `RedirectPolicy` documents: 301/302 only for GET and HEAD,
