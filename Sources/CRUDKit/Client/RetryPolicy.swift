@@ -29,7 +29,9 @@ public struct RetryPolicy: Sendable {
     public var retryableStatuses: Set<Int>
     /// The statuses whose `Retry-After` header sets the wait (by default 429 and 503).
     public var retryAfterStatuses: Set<Int>
-    /// Whether network failures (``CRUDError/transport(underlying:)``) are retried.
+    /// Whether network failures (``CRUDError/transport(_:)``) are retried; a protocol violation or a TLS failure
+    /// never is: the server's bytes were not HTTP, or its certificate is not trusted, and the next attempt gets the
+    /// same.
     public var retriesTransportErrors: Bool
     /// Whether timeouts (``CRUDError/timedOut(_:)``) are retried.
     public var retriesTimeouts: Bool
@@ -125,10 +127,18 @@ public struct RetryPolicy: Sendable {
 
     private func isRetryable(_ error: CRUDError) -> Bool {
         switch error {
-        case .transport: retriesTransportErrors
+        case .transport(let failure): retriesTransportErrors && Self.isRetryable(failure.reason)
         case .timedOut: retriesTimeouts
         case .httpStatus(let response): retryableStatuses.contains(response.status)
         default: false
         }
+    }
+
+    /// Whether a network failure with `reason` is worth sending again: a refused or lost connection, a name not
+    /// found, or an unclassified failure may go away; a ``TransportFailure/Reason/protocolViolation``
+    /// (the server's bytes were not HTTP) or a ``TransportFailure/Reason/tls`` failure (an untrusted
+    /// certificate) comes back the same.
+    private static func isRetryable(_ reason: TransportFailure.Reason) -> Bool {
+        reason != .protocolViolation && reason != .tls
     }
 }
