@@ -3,8 +3,10 @@ import Foundation
 /// When and how soon a failed request is sent again: exponential back-off with jitter, a cap on attempts and on
 /// total time, and the server's `Retry-After`.
 ///
-/// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …) and
-/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``). A cancelled
+/// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …),
+/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``), and any request
+/// that never left (a transport failure with the reason ``TransportFailure/Reason/cannotConnect`` or
+/// ``TransportFailure/Reason/hostNotFound``). A cancelled
 /// request is never retried, and the wait between attempts ends as soon as the task is cancelled.
 ///
 /// ```swift
@@ -110,7 +112,9 @@ public struct RetryPolicy: Sendable {
         elapsed: Duration,
         now: Date
     ) -> RetryDecision {
-        guard attempt < maxAttempts, Self.isRepeatable(request), isRetryable(error) else { return .doNotRetry }
+        guard attempt < maxAttempts, Self.isRepeatable(request) || Self.wasNotSent(error), isRetryable(error) else {
+            return .doNotRetry
+        }
         var delay: Duration
         if let response = error.response, retryAfterStatuses.contains(response.status),
             let header = response.headers["Retry-After"], let asked = RetryAfter.delay(header, now: now)
@@ -123,6 +127,13 @@ public struct RetryPolicy: Sendable {
         if delay < .zero { delay = .zero }
         if let maxTotalTime, elapsed + delay > maxTotalTime { return .doNotRetry }
         return .retry(after: delay)
+    }
+
+    /// Whether `error` says the request never left: no connection could be opened, or the host name was not found.
+    /// Such a request is retried whatever its method.
+    private static func wasNotSent(_ error: CRUDError) -> Bool {
+        guard case .transport(let failure) = error else { return false }
+        return failure.reason == .cannotConnect || failure.reason == .hostNotFound
     }
 
     private func isRetryable(_ error: CRUDError) -> Bool {

@@ -64,4 +64,12 @@ import FoundationNetworking
         #expect(retries(.other))
         #expect(!retries(.connectionLost, method: .post))
     }
+
+    /// A request that never left (no connection, no host) is retried whatever its method: nothing reached the server.
+    @Test func aRequestThatNeverLeftIsRetriedWhateverItsMethod() {
+        #expect(retries(.cannotConnect, method: .post))
+        #expect(retries(.hostNotFound, method: .patch))
+        #expect(!retries(.other, method: .post))
+        #expect(!retries(.protocolViolation, method: .post))
+    }
 }
