@@ -94,7 +94,10 @@ struct ResponseStateMachine {
                 guard range.hasPrefix("bytes "),
                     range.dropFirst(6).split(separator: "-").first.flatMap({ Int64($0) }) == offset
                 else {
-                    return fail(.transport(underlying: HTTPClientError.invalidHeaderFieldValues([range])))
+                    return fail(
+                        .transport(
+                            TransportFailure(
+                                .protocolViolation, underlying: HTTPClientError.invalidHeaderFieldValues([range]))))
                 }
                 base = offset
             }
