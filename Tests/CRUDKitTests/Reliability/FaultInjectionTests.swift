@@ -63,12 +63,12 @@ extension NetworkTests {
 
             let error = await Self.crudError { try await api.get(path, as: FaultRecord.self) }
 
-            guard case .transport(let underlying) = error else {
+            guard case .transport(let failure) = error else {
                 Issue.record("expected CRUDError.transport, got \(String(describing: error))")
                 return
             }
             #if os(Linux)
-            #expect((underlying as? URLError)?.code == code, "\(underlying)")
+            #expect((failure.underlying as? URLError)?.code == code, "\(failure.underlying)")
             #endif
             #expect(faults.attempts("/\(path)") == 1, "not retried without a retry policy")
         }
