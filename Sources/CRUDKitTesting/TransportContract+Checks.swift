@@ -10,7 +10,8 @@ extension TransportContract {
             taskCancellation, getRedirects, writeRedirects, credentialsAcrossOrigins, authenticationChallenges,
             deadline, informationalAnswers, closeInsideHeaders, cookies, files, progress, futureCancellation,
             closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
-            handleWriteNotPausable, handleCancel, downloadTaskPauseResume,
+            handleWriteNotPausable, handleCancel, downloadTaskPauseResume, tokenRefreshThroughTheGuardedAPI,
+            tokenRefreshRejected,
         ]
     }
 

@@ -17,14 +17,23 @@ import Foundation
 /// a new token starts a fresh refresh (a refresh that timed out does not count as failed). Whatever the abandoned
 /// refresh returns later is ignored.
 ///
+/// The refresh may go through the very API it guards (or any other API sharing the refresher): a request sent
+/// from inside `refresh` (from its task and the tasks it creates) is the refresh's own, and this refresher leaves
+/// it alone — it neither waits for the refresh it belongs to, nor adds the expired token, nor refreshes on its
+/// 401. A refresh endpoint that answers 401 therefore fails the refresh at once, with that 401, and every request
+/// waiting for it with it; the expired token is not refreshed again (no loop). A request sent from a task that
+/// `refresh` detaches (`Task.detached`) is not its own, and waits for it like any other.
+///
 /// ```swift
 /// let auth = TokenRefresher(token: storedToken) { expired in
-///     let tokens: Tokens = try await authAPI.post("token/refresh", body: .json(["refresh": refreshToken]))
+///     let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": refreshToken]))
 ///     return tokens.access
 /// }
 /// let api = API(baseURL: base, interceptors: [auth])
 /// ```
 public actor TokenRefresher: Interceptor {
+    /// The refreshers whose refresh the current task runs (a refresh's own requests see their refresher here).
+    @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
     private var token: String?
     private var refreshing: PendingRefresh?
     /// The token whose refresh failed, and the error it failed with (`nil`: not a ``CRUDError``).
@@ -87,6 +96,7 @@ public actor TokenRefresher: Interceptor {
     ///   cancelled or its deadline passes during that wait; ``CRUDError/Timeout/tokenRefresh(_:)`` when the refresh
     ///   runs out of time.
     public func adapt(_ request: HTTPRequest, context: InterceptorContext) async throws -> HTTPRequest {
+        if isOwnRefreshRequest { return request }
         if let refreshing {
             switch await Self.wait(for: refreshing, context: context) {
             case .outcome(.timedOut(let seconds)): throw CRUDError.timedOut(.tokenRefresh(seconds))
@@ -111,7 +121,9 @@ public actor TokenRefresher: Interceptor {
     ) async
         -> RetryDecision
     {
-        guard case .httpStatus(let response) = error, statuses.contains(response.status) else { return .doNotRetry }
+        guard case .httpStatus(let response) = error, statuses.contains(response.status), !isOwnRefreshRequest else {
+            return .doNotRetry
+        }
         let alreadyRetried = context.previousFailures.contains {
             if case .httpStatus(let earlier) = $0 { return statuses.contains(earlier.status) }
             return false
@@ -142,10 +154,12 @@ public actor TokenRefresher: Interceptor {
         let limit = refreshTimeout
         refreshCount += 1
         let pending = PendingRefresh()
+        // The refresh's own requests know they are: they see this refresher in `refreshesInProgress`.
+        let marks = Self.refreshesInProgress.union([ObjectIdentifier(self)])
         let work = Task {
             let outcome: PendingRefresh.Outcome
             do {
-                outcome = .token(try await refresh(expired))
+                outcome = .token(try await Self.$refreshesInProgress.withValue(marks) { try await refresh(expired) })
             } catch {
                 outcome = .failed(error)
             }
@@ -189,6 +203,11 @@ public actor TokenRefresher: Interceptor {
         if seconds.isNaN || seconds <= 0 { return 0 }
         guard seconds < 3_155_760_000 else { return nil }
         return UInt64(seconds * 1e9)
+    }
+
+    /// Whether the current task is running this refresher's refresh: its requests are the refresh's own.
+    private var isOwnRefreshRequest: Bool {
+        Self.refreshesInProgress.contains(ObjectIdentifier(self))
     }
 
     private func headerValue(_ token: String) -> String {

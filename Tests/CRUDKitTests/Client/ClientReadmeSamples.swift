@@ -68,14 +68,23 @@ private func readmeTypedRequest(api: API) async throws -> [Person] {
 
 // MARK: - Authentication with token refresh
 
-private func readmeAuthenticatedAPI(authAPI: API, transport: any Transport) -> API {
-    let auth = TokenRefresher(token: storedAccessToken) { expired in
-        let tokens: Tokens = try await authAPI.post("token/refresh", body: .json(["refresh": refreshToken]))
+/// The README's sample, with a test transport: the refresh goes through the API it guards.
+private let readmeAuthTransport = StubTransport()
+    .on(nil, "**") { request in
+        request.recorded.header("Authorization") == "Bearer fresh"
+            ? .json(text: #"{"healthy": true}"#) : .json(text: "{}", status: 401)
+    }
+    .on(.post, "/v1/token/refresh", .json(text: #"{"access": "fresh"}"#))
+
+private enum Backend {
+    static let auth: TokenRefresher = TokenRefresher(token: storedAccessToken) { expired in
+        // Through the API it guards: this request is the refresh's own, so `auth` lets it pass.
+        let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": refreshToken]))
         return tokens.access
     }
-    return API(
+    static let api: API = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
-        transport: transport,
+        transport: readmeAuthTransport,
         interceptors: [
             auth,
             .validate { response in
@@ -150,18 +159,13 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
         #expect(urls.contains("https://api.example.com/v1/people/a%2Fb/archive"))
     }
 
-    @Test func authenticationRefreshesOnce() async throws {
-        let authTransport = StubTransport().on(nil, "**", .json(text: #"{"access": "fresh"}"#))
-        let authAPI = API(baseURL: URL(string: "https://auth.example.com")!, transport: authTransport)
-        let transport = StubTransport().on(nil, "**") { request in
-            request.recorded.header("Authorization") == "Bearer fresh"
-                ? .json(text: #"{"healthy": true}"#) : .json(text: "{}", status: 401)
-        }
-        let api = readmeAuthenticatedAPI(authAPI: authAPI, transport: transport)
-        let status: Status = try await api.get("status")
+    @Test func authenticationRefreshesOnceThroughTheSameAPI() async throws {
+        let status: Status = try await Backend.api.get("status")
         #expect(status.healthy)
-        #expect(authTransport.recorder.count == 1)
-        #expect(transport.recorder.count == 2)
+        let sent = readmeAuthTransport.recorder.requests.map { "\($0.request.method.rawValue) \($0.request.url.path)" }
+        #expect(sent == ["GET /v1/status", "POST /v1/token/refresh", "GET /v1/status"])
+        #expect(readmeAuthTransport.recorder.requests[1].header("Authorization") == nil)
+        #expect(await Backend.auth.refreshCount == 1)
     }
 
     @Test func retryingAPIRetriesPosts() async throws {
