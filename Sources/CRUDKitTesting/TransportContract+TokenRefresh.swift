@@ -22,12 +22,13 @@ extension TransportContract {
                 // Every first attempt waits, after the refresher set its token, until all 100 have: all 100 go
                 // out with the stale token and come back 401 together. The refresh's own request is the 101st.
                 let barrier = ContractBarrier(count: 100)
-                let api = API(baseURL: loopback.baseURL, transport: transport, interceptors: [auth]).with {
+                let api = API(baseURL: loopback.baseURL, transport: transport).with {
+                    $0.middleware.insert(auth, after: .retry)
                     $0.middleware.insert(
                         .intercept("barrier") { request, context, next in
                             if context.attempt == 1 { await barrier.arrive() }
                             return try await next(request, context)
-                        }, after: .retry)
+                        }, after: .tokenRefresh)
                 }
                 guarded.withLock { $0 = api }
                 let statuses = try await Self.statuses(of: 100, through: api)
@@ -42,7 +43,9 @@ extension TransportContract {
 
                 // A second API sharing the refresher: its requests' refresh goes through the first API.
                 server.expireTokens()
-                let other = API(baseURL: loopback.baseURL, transport: transport, interceptors: [auth])
+                let other = API(baseURL: loopback.baseURL, transport: transport).with {
+                    $0.middleware.insert(auth, after: .retry)
+                }
                 let again = try await Self.statuses(of: 20, through: other)
                 try Self.expect(again == [200], "the second API's requests ended with \(again)")
                 let second = server.counts
@@ -67,7 +70,9 @@ extension TransportContract {
                         "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
                     return tokens.access
                 }
-                let api = API(baseURL: loopback.baseURL, transport: transport, interceptors: [auth])
+                let api = API(baseURL: loopback.baseURL, transport: transport).with {
+                    $0.middleware.insert(auth, after: .retry)
+                }
                 guarded.withLock { $0 = api }
                 let clock = ContinuousClock()
                 let started = clock.now

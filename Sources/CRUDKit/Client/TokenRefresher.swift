@@ -1,6 +1,6 @@
 import Foundation
 
-/// An ``Interceptor`` that sends a bearer token with every request and, on 401, refreshes it once for everyone.
+/// A ``Middleware`` that sends a bearer token with every request and, on 401, refreshes it once for everyone.
 ///
 /// However many requests fail together with the same token, exactly one `refresh` runs; every one of them waits
 /// for it and is sent once more with the new token. Requests that start while a refresh runs wait for it too. A
@@ -29,9 +29,9 @@ import Foundation
 ///     let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": refreshToken]))
 ///     return tokens.access
 /// }
-/// let api = API(baseURL: base, interceptors: [auth])
+/// let api = API(baseURL: base).with { $0.middleware.insert(auth, after: .retry) }
 /// ```
-public actor TokenRefresher: Interceptor {
+public actor TokenRefresher {
     /// The refreshers whose refresh the current task runs (a refresh's own requests see their refresher here).
     @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
     private var token: String?
@@ -95,7 +95,7 @@ public actor TokenRefresher: Interceptor {
     /// - Throws: ``CRUDError/cancelled`` or ``CRUDError/Timeout/deadline(_:)`` when the caller's task is
     ///   cancelled or its deadline passes during that wait; ``CRUDError/Timeout/tokenRefresh(_:)`` when the refresh
     ///   runs out of time.
-    public func adapt(_ request: HTTPRequest, context: InterceptorContext) async throws -> HTTPRequest {
+    func adapt(_ request: HTTPRequest, context: MiddlewareContext) async throws -> HTTPRequest {
         if isOwnRefreshRequest { return request }
         if let refreshing {
             switch await Self.wait(for: refreshing, context: context) {
@@ -116,8 +116,8 @@ public actor TokenRefresher: Interceptor {
     ///
     /// The wait for the refresh ends with the caller's cancellation, its deadline, or the refresh's timeout, as
     /// ``adapt(_:context:)`` describes.
-    public func retry(
-        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    package func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: MiddlewareContext
     ) async
         -> RetryDecision
     {
@@ -227,15 +227,15 @@ public actor TokenRefresher: Interceptor {
     /// Waits for `pending` until it ends, the calling task is cancelled, or the request's deadline passes.
     ///
     /// The deadline is the original request's ``HTTPRequest/deadline``, counted from the start of the request
-    /// (``InterceptorContext/elapsed``) on the API's clock.
-    private static func wait(for pending: PendingRefresh, context: InterceptorContext) async -> WaitResult {
+    /// (``MiddlewareContext/elapsed``) on the API's clock.
+    private static func wait(for pending: PendingRefresh, context: MiddlewareContext) async -> WaitResult {
         guard let seconds = context.originalRequest.deadline, let nanoseconds = nanoseconds(seconds) else {
             return await pending.wait().map { .outcome($0) } ?? .cancelled
         }
         let remaining = Duration.nanoseconds(Int64(nanoseconds)) - context.elapsed
         if let outcome = pending.outcome { return .outcome(outcome) }
         if remaining <= .zero { return .deadline(seconds) }
-        let clock = context.api.configuration.clock
+        let clock = context.clock
         return await withTaskGroup(of: WaitResult.self) { group in
             group.addTask { await pending.wait().map { .outcome($0) } ?? .cancelled }
             group.addTask {

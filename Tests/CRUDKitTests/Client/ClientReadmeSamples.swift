@@ -4,7 +4,7 @@ import Testing
 
 @testable import CRUDKit
 
-// The code samples of README's "The API and interceptors", compiled here so they cannot rot. The samples that need
+// The code samples of README's "The API and middleware", compiled here so they cannot rot. The samples that need
 // a server take the API (or its transport) as a parameter; the test below runs them on an in-process transport.
 
 private let storedAccessToken = "stale"
@@ -85,20 +85,20 @@ private enum Backend {
     static let api: API = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
         transport: readmeAuthTransport,
-        interceptors: [
-            auth,
+        retryPolicy: RetryPolicy(maxAttempts: 1) { request, error, context in
+            if error.status == 403 { /* end the session here */ return .fail(error) }
+            return .doNotRetry  // the policy's own rules decide
+        }
+    ).with {
+        $0.middleware.insert(auth, after: .retry)  // once per attempt
+        $0.middleware.insert(
             .validate { response in
                 // Some APIs answer 200 with {"error": "…"}: make that a failure.
                 if let message = (try? JSON(data: response.body))?["error"].string {
                     throw CRUDError.validation(message: message, response: response)
                 }
-            },
-            .decide { error in
-                if error.status == 403 { /* end the session here */ return .stop }
-                return .proceed
-            },
-        ]
-    )
+            }, after: .validation)  // sees every response before the status check
+    }
 }
 
 // MARK: - Retry policy

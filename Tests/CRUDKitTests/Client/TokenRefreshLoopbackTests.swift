@@ -21,7 +21,7 @@ extension NetworkTests {
                 let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": "r-1"]))
                 return tokens.access
             }
-            let api = API(baseURL: server.baseURL, interceptors: [auth])
+            let api = API(baseURL: server.baseURL).with { $0.middleware.insert(auth, after: .retry) }
             guarded.withLock { $0 = api }
             return (auth, api)
         }
