@@ -12,7 +12,7 @@ extension TransportContract {
             closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
             handleWriteNotPausable, handleCancel, downloadTaskPauseResume, downloadFilesOwnerOnly,
             downloadReplacesOnlyOnSuccess, downloadRefusesDirectoryAndLink, downloadTaskFiles, handleFilesOwnerOnly,
-            writesAreSentOnce,
+            writesAreSentOnce, tokenRefreshThroughTheGuardedAPI, tokenRefreshRejected,
         ] + resumeChecks + faultChecks
     }
 

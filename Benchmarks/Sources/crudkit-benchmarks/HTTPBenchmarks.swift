@@ -36,7 +36,7 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let ours: @Sendable () async throws -> Void = {
         guard try await transport.send(request).status == 200 else { throw URLError(.badServerResponse) }
     }
-    // The whole pipeline: URL building, default headers, interceptors (none), status check, logging (off).
+    // The whole pipeline: URL building, default headers, no middleware of your own, status check, logging (off).
     // Coalescing is off so that every call really is a request, as for the baseline.
     let api = API(baseURL: server.url, transport: transport).with { $0.coalescesReads = false }
     let viaAPI: @Sendable () async throws -> Void = {

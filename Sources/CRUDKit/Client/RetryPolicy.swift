@@ -9,9 +9,17 @@ import Foundation
 /// ``TransportFailure/Reason/hostNotFound``). A cancelled
 /// request is never retried, and the wait between attempts ends as soon as the task is cancelled.
 ///
+/// A ``decide`` closure is asked first, on every failure, whatever ``maxAttempts`` says (up to the API's limit of
+/// 32 attempts): it can stop at once (``RetryDecision/fail(_:)``), retry (``RetryDecision/retry(after:)``), or leave
+/// the decision to the rules above (``RetryDecision/doNotRetry``).
+///
 /// ```swift
 /// let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(10))
 /// let api = API(baseURL: base, retryPolicy: policy)
+/// let strict = RetryPolicy(maxAttempts: 1) { request, error, context in
+///     if error.status == 403 { /* end the session here */ return .fail(error) }
+///     return .doNotRetry
+/// }
 /// ```
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included; `1` never retries.
@@ -39,6 +47,10 @@ public struct RetryPolicy: Sendable {
     public var retriesTimeouts: Bool
     /// Where the jitter comes from; ``RandomSource/seeded(_:)`` makes it repeatable.
     public var random: RandomSource
+    /// Asked first about every failed attempt (the request sent, its error, the chain's context): its
+    /// ``RetryDecision/fail(_:)`` fails at once with that error, its ``RetryDecision/retry(after:)`` retries, and its
+    /// ``RetryDecision/doNotRetry`` leaves the decision to the rules above; `nil` for the rules alone.
+    public var decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)?
 
     /// Creates a policy.
     /// - Parameters:
@@ -53,6 +65,7 @@ public struct RetryPolicy: Sendable {
     ///   - retriesTransportErrors: Whether network failures are retried.
     ///   - retriesTimeouts: Whether timeouts are retried.
     ///   - random: The source of the jitter.
+    ///   - decide: Asked first about every failure (see ``decide``).
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(250),
@@ -64,7 +77,8 @@ public struct RetryPolicy: Sendable {
         retryAfterStatuses: Set<Int> = [429, 503],
         retriesTransportErrors: Bool = true,
         retriesTimeouts: Bool = true,
-        random: RandomSource = .system
+        random: RandomSource = .system,
+        decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)? = nil
     ) {
         self.maxAttempts = maxAttempts
         self.initialDelay = initialDelay
@@ -77,6 +91,7 @@ public struct RetryPolicy: Sendable {
         self.retriesTransportErrors = retriesTransportErrors
         self.retriesTimeouts = retriesTimeouts
         self.random = random
+        self.decide = decide
     }
 
     /// Never retry.
