@@ -101,7 +101,7 @@ func fail(_ message: String) -> Never {
 
 func checkResponse(_ response: HTTPResponse) async {
     let events = Locked<[LogEvent]>([])
-    let rejectErrorBodies = ClosureInterceptor.validate { response in
+    let rejectErrorBodies = ClosureMiddleware.validate { response in
         if let json = try? JSON(data: response.body), case .string(let message) = json["error"] {
             throw ServerError(description: message)
         }
@@ -112,12 +112,12 @@ func checkResponse(_ response: HTTPResponse) async {
             headers: ["Authorization": "Bearer bearer-s3cret", "Cookie": "id=cookie-s3cret"],
             query: ["token": "query-s3cret"],
             transport: FixedTransport(response: response),
-            interceptors: [rejectErrorBodies],
             retryPolicy: RetryPolicy(maxAttempts: 2, maxTotalTime: nil),
             logHandler: { event in events.withLock { $0.append(event) } },
             redaction: Redaction(queryParameters: ["token"]),
             clock: InstantClock()
-        ))
+        )
+    ).with { $0.middleware.insert(rejectErrorBodies, after: .validation) }
 
     await expectCRUDErrors(response) { _ = try await api.get("people/1", as: Member.self) }
     await expectCRUDErrors(response) { _ = try await api.send(Request<[Member]>(.get, "people", at: "results")) }

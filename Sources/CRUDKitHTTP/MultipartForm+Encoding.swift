@@ -4,18 +4,32 @@ import Foundation
 extension MultipartForm {
     /// Writes the body through `sink` piece by piece; file parts are read 1 MB at a time (or only measured,
     /// when `fileSize` is given).
+    ///
+    /// Every part is checked for the delimiter (`--` and the boundary) before its bytes go to `sink`; a file part
+    /// chunk by chunk as it is read (a delimiter split across two chunks included). Only measuring a file does not
+    /// read it, so does not check it.
     func encode(_ sink: (Data) throws -> Void, fileSize: ((URL) throws -> Int)? = nil) throws {
         try validateBoundary()
+        let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
-            try sink(Data(try head(of: part).utf8))
+            let head = try head(of: part)
+            // The head's first line is the delimiter itself; the rest is the part's own.
+            let fields = Data(head.utf8).dropFirst(delimiter.count + 2)
+            guard fields.range(of: delimiter) == nil else { throw Self.boundaryOccurs(in: part) }
+            try sink(Data(head.utf8))
             switch part.content {
             case .data(let data):
+                guard data.range(of: delimiter) == nil else { throw Self.boundaryOccurs(in: part) }
                 try sink(data)
             case .file(let url):
                 if let fileSize {
                     try sink(Data(count: try fileSize(url)))
                 } else {
-                    try Self.copy(url, to: sink)
+                    var scan = DelimiterScan(delimiter: delimiter)
+                    try Self.copy(url) { chunk in
+                        guard !scan.finds(in: chunk) else { throw Self.boundaryOccurs(in: part) }
+                        try sink(chunk)
+                    }
                 }
             }
             try sink(Data("\r\n".utf8))
@@ -45,6 +59,14 @@ extension MultipartForm {
                 (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || allowed.contains($0)
             }
         guard valid else { throw CRUDError.invalidRequest(reason: "the multipart boundary \(boundary) is not valid") }
+    }
+
+    /// The error for a part that contains the delimiter.
+    private static func boundaryOccurs(in part: Part) -> CRUDError {
+        CRUDError.invalidRequest(
+            reason:
+                "the multipart boundary occurs in part \(escape(part.name)): choose a boundary its bytes do not contain"
+        )
     }
 
     /// Escapes `"`, CR and LF as browsers do in `Content-Disposition` parameters.
@@ -80,5 +102,30 @@ extension MultipartForm {
             if chunk.isEmpty { return }
             try sink(chunk)
         }
+    }
+}
+
+/// A search for a delimiter in a stream read in chunks: finds it inside a chunk or across the end of one chunk and the
+/// start of the next, keeping only the last `delimiter.count - 1` bytes between chunks.
+struct DelimiterScan {
+    let delimiter: Data
+    /// The end of the bytes scanned so far, shorter than the delimiter.
+    private var tail = Data()
+
+    init(delimiter: Data) {
+        self.delimiter = delimiter
+    }
+
+    /// Whether the delimiter ends within `chunk` (starting in it or in the bytes before it).
+    mutating func finds(in chunk: Data) -> Bool {
+        guard !delimiter.isEmpty else { return false }
+        let keep = delimiter.count - 1
+        // Across the junction: the kept tail and just enough of the chunk to complete a delimiter begun in it.
+        var junction = tail
+        junction.append(chunk.prefix(keep))
+        if junction.range(of: delimiter) != nil || chunk.range(of: delimiter) != nil { return true }
+        junction.append(chunk.dropFirst(keep).suffix(keep))
+        tail = Data(junction.suffix(keep))
+        return false
     }
 }

@@ -44,7 +44,13 @@ public struct MultipartForm: Sendable, Hashable {
         }
     }
 
-    /// The boundary between parts: 1 to 70 letters, digits or `'()+_,-./:=?`.
+    /// The boundary between parts: 1 to 70 letters, digits or `'()+_,-./:=?` (RFC 2046); a random one by default.
+    ///
+    /// A boundary with a character outside a token (`(),/:=?`) is quoted in ``contentType``, as RFC 2046 requires,
+    /// and so is one with `'` (which strict parsers read as RFC 2231's charset marker). It must not occur in any part: a part whose name, file name, content type or bytes contain
+    /// `--` and the boundary (which a parser would take for the start of the next part: a field's value could add
+    /// fields of its own) makes writing the body fail with ``CRUDError/invalidRequest(reason:)``. File parts are
+    /// checked as they are read, in the same pass that writes them.
     public var boundary: String
     /// The parts in order.
     public var parts: [Part]
@@ -57,8 +63,16 @@ public struct MultipartForm: Sendable, Hashable {
         self.parts = []
     }
 
-    /// The `Content-Type` header value for this form, boundary included.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    /// The `Content-Type` header value for this form, boundary included (quoted when it has one of `'(),/:=?`, such
+    /// as `multipart/form-data; boundary="a:b"`).
+    public var contentType: String {
+        let isToken = boundary.utf8.allSatisfy { !Self.separators.contains($0) }
+        return "multipart/form-data; boundary=" + (isToken ? boundary : "\"\(boundary)\"")
+    }
+
+    /// The boundary characters quoted in ``contentType``: those that are not token characters (RFC 2045 `tspecials`),
+    /// and `'`, which strict parsers (Python's `email`) read as RFC 2231's charset marker when it is not quoted.
+    private static let separators = Set("'(),/:=?".utf8)
 
     /// Appends a text field.
     public mutating func append(name: String, value: String) {

@@ -13,7 +13,7 @@ import Foundation
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response, honouring the calling task's cancellation.
     ///
-    /// - Parameter request: The fully built request, after interceptors have adapted it.
+    /// - Parameter request: The fully built request, after the middleware has adapted it.
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDError``.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse

@@ -8,7 +8,7 @@ import FoundationNetworking
 extension URLSessionTransport {
     /// Maps what URLSession throws to a ``CRUDError``: `URLError.cancelled` (what Linux throws on cancellation)
     /// to ``CRUDError/cancelled``, `URLError.timedOut` to an idle timeout, anything else to
-    /// ``CRUDError/transport(underlying:)``.
+    /// ``CRUDError/transport(_:)`` with the reason ``reason(of:)`` reads.
     static func crudError(for error: any Error, idleTimeout: TimeInterval) -> CRUDError {
         if let error = error as? CRUDError { return error }
         if error is CancellationError { return .cancelled }
@@ -16,12 +16,37 @@ extension URLSessionTransport {
             switch error.code {
             case .cancelled: return .cancelled
             case .timedOut: return .timedOut(.idle(idleTimeout))
-            default: return .transport(underlying: error)
+            default: return .transport(TransportFailure(reason(of: error), underlying: error))
             }
         }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled { return .cancelled }
         return .transport(underlying: error)
+    }
+
+    /// The transport-neutral reason of a `URLError`: by its code (``TransportFailure/init(underlying:)``), except
+    /// where FoundationNetworking on Linux files libcurl's failures under codes that say something else — an
+    /// empty reply (`-1011`, "Empty reply from server") and a body cut short (`-1`, "transfer closed with … bytes
+    /// remaining to read") are a lost connection, and a status line it cannot take, such as a status below 100
+    /// (`-1002`, "Unsupported response code in HTTP response"), is a protocol violation; so a fault gets the reason
+    /// `AsyncHTTPClientTransport` gives it.
+    static func reason(of error: URLError) -> TransportFailure.Reason {
+        #if canImport(FoundationNetworking)
+        let message = error.localizedDescription
+        switch error.code {
+        case .badServerResponse where message.contains("Empty reply from server"):
+            return .connectionLost
+        case .unknown
+        where message.contains("transfer closed") || message.contains("Recv failure")
+            || message.contains("Send failure") || message.contains("Connection reset"):
+            return .connectionLost
+        case .unsupportedURL where message.contains("response code") || message.contains("HTTP response"):
+            return .protocolViolation
+        default:
+            break
+        }
+        #endif
+        return TransportFailure(underlying: error).reason
     }
 
     /// The header fields of `response`, sorted by name (URLSession does not keep their order).

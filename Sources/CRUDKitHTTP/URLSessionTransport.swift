@@ -13,6 +13,9 @@ import FoundationNetworking
 ///   `Content-Type` of `application/octet-stream` (URLSession on Linux would otherwise label a POST
 ///   `application/x-www-form-urlencoded`).
 /// - Cancelling the calling `Task` cancels the URLSession task and throws ``CRUDError/cancelled``.
+/// - A request is sent once: on Linux a write that is not idempotent (`POST`, `PATCH`) and has no
+///   `Idempotency-Key` goes out on a connection of its own, with `Connection: close`, because libcurl would resend
+///   it by itself when a reused connection drops before the answer (the server may have acted on it).
 /// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the deadline (enforced
 ///   by the transport, since Linux ignores `timeoutIntervalForResource`) throw ``CRUDError/timedOut(_:)``.
 /// - Redirects are followed by the transport as `RedirectPolicy` documents: 301/302 only for GET and HEAD,
@@ -38,7 +41,7 @@ public final class URLSessionTransport: Transport {
     let cookies: CookieJar
     #if !canImport(FoundationNetworking)
     /// The queue under the delegate queue; `OperationQueue.underlyingQueue` does not keep it alive.
-    private let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
+    let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
     #endif
 
     /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, no response cache) and cookies kept
@@ -47,31 +50,13 @@ public final class URLSessionTransport: Transport {
     /// - Parameter configuration: Limits and defaults.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
-        // The idle timeout is set per request; the deadline is our own timer (Linux ignores the resource timeout).
-        sessionConfiguration.timeoutIntervalForRequest = Self.urlSessionTimeout(configuration.idleTimeout)
-        sessionConfiguration.timeoutIntervalForResource = Self.backstopTimeout
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         cookies = configuration.cookieJar ?? CookieJar()
-        // The jar is kept by the transport, not the session: FoundationNetworking parses every response header line
-        // as a possible Set-Cookie (about 5% of a small request's cost on loopback); CookieJar reads only real ones,
-        // and applies RFC 6265 (public suffixes, IP addresses, limits) where HTTPCookieStorage on Linux does not.
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpCookieAcceptPolicy = .never
-        sessionConfiguration.httpShouldSetCookies = false
         delegate = URLSessionTransportDelegate()
         #if canImport(FoundationNetworking)
-        // Delegate callbacks run inline on the session's serial work queue (see InlineDelegateQueue).
-        let queue: OperationQueue = InlineDelegateQueue()
+        session = Self.makeSession(configuration, delegate: delegate)
         #else
-        let queue = OperationQueue()
-        queue.underlyingQueue = delegateDispatchQueue
+        session = Self.makeSession(configuration, delegate: delegate, queue: delegateDispatchQueue)
         #endif
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "CRUDKit.URLSessionTransport.delegate"
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
     }
 
     /// Lets the session end once its tasks have: every task still running then is one the transport has already
@@ -80,7 +65,7 @@ public final class URLSessionTransport: Transport {
     /// registry") when the two cancellations race.
     deinit { session.finishTasksAndInvalidate() }
 
-    private static let backstopTimeout: TimeInterval = 7 * 24 * 3600
+    static let backstopTimeout: TimeInterval = 7 * 24 * 3600
 
     /// The idle timeout as URLSession is given it. FoundationNetworking truncates it to whole seconds
     /// (`Int(timeoutInterval) * 1000` milliseconds), so 0.3 became 0 and fired at once; on Linux a fraction is
@@ -192,7 +177,11 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     ) async throws -> URLSessionTransferResult {
         if Task.isCancelled { throw CRUDError.cancelled }
-        let urlRequest = makeURLRequest(request)
+        var urlRequest = makeURLRequest(request)
+        if Self.needsOwnConnection(request), urlRequest.value(forHTTPHeaderField: "Connection") == nil {
+            // The connection is never reused: the server need not keep it, nor the client wait to close it.
+            urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+        }
         var uploadLength: Int64?
         if case .file(let url) = request.body {
             let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
@@ -212,7 +201,8 @@ public final class URLSessionTransport: Transport {
             uploadLength: uploadLength,
             onFileResponse: onFileResponse
         )
-        let session = self.session
+        let (session, delegate) = channel(for: request)
+        defer { if session !== self.session { session.finishTasksAndInvalidate() } }
         let outcome = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.start(continuation: continuation, delegate: delegate) {

@@ -3,22 +3,30 @@ import Foundation
 extension JSON {
     /// The changes from `original` to this value, as a JSON Merge Patch (RFC 7396): the body of a PATCH request.
     ///
-    /// For two objects the patch holds the keys whose values differ (with their new values), and `null` for the
-    /// keys this value no longer has. Nested objects are diffed member by member when `recursive` is `true` (the
-    /// default, as RFC 7396 intends) and sent whole otherwise; arrays are always sent whole. When either side is
-    /// not an object the patch is this value itself. An unchanged object gives `{}`.
+    /// For two objects the patch holds the keys whose values differ (with their new values), and, when
+    /// `clearsRemovedKeys` is `true` (the default, RFC 7396's removal), `null` for the keys this value no longer has.
+    /// With `false` a key this value does not have is left out of the patch (the server keeps it, as
+    /// ``JSONAttribute/absent`` means), and only a key set to `null` clears a field: what
+    /// ``JSONAttributable/jsonValue`` diffs need, whose `.absent` attributes are left out of the object. Nested
+    /// objects are diffed member by member when `recursive` is `true` (the default, as RFC 7396 intends) and sent
+    /// whole otherwise; arrays are always sent whole. When either side is not an object the patch is this value
+    /// itself. An unchanged object gives `{}`.
     ///
     /// Merge patches cannot say "set to null" (null means "remove"): a key changed to `null` is sent as `null`,
     /// which most servers treat as clearing it.
     ///
     /// ```swift
     /// let patch = edited.diff(from: original)   // {"favorite_color": "green"}
+    /// let partial = edited.diff(from: original, clearsRemovedKeys: false)   // a missing key is not sent
     /// ```
     /// - Parameters:
     ///   - original: The value as the server last sent it.
     ///   - recursive: Whether to diff nested objects instead of sending them whole.
-    /// - Returns: The merge patch; `original.applyingMergePatch(patch)` gives back this value (up to `null`s).
-    public func diff(from original: JSON, recursive: Bool = true) -> JSON {
+    ///   - clearsRemovedKeys: Whether a key `original` has and this value has not is sent as `null` (`true`, the
+    ///     default) or left out of the patch (`false`).
+    /// - Returns: The merge patch; `original.applyingMergePatch(patch)` gives back this value (up to `null`s, and
+    ///   up to the keys left alone when `clearsRemovedKeys` is `false`).
+    public func diff(from original: JSON, recursive: Bool = true, clearsRemovedKeys: Bool = true) -> JSON {
         guard case .object(let new) = self, case .object(let old) = original else { return self }
         // Objects being diffed, outermost first: nested objects are diffed on this explicit stack, not by
         // recursion, so nesting never reaches the thread's stack.
@@ -42,8 +50,10 @@ extension JSON {
                 continue
             }
             var finished = frames.removeLast()
-            for (key, _) in finished.old where finished.new[key] == nil {
-                finished.patch[key] = .null
+            if clearsRemovedKeys {
+                for (key, _) in finished.old where finished.new[key] == nil {
+                    finished.patch[key] = .null
+                }
             }
             guard !frames.isEmpty else { return .object(finished.patch) }
             frames[frames.count - 1].patch[finished.key] = .object(finished.patch)

@@ -5,7 +5,7 @@ import Foundation
 /// conventional JSON API, with no network.
 ///
 /// Register the collections a test uses, plug the backend in where a `URLSessionTransport` would go, and the
-/// code under test runs through its whole request pipeline (encoding, interceptors, validation, decoding) in
+/// code under test runs through its whole request pipeline (encoding, middleware, validation, decoding) in
 /// microseconds:
 ///
 /// ```swift

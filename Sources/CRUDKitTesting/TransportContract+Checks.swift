@@ -12,7 +12,8 @@ extension TransportContract {
             closeDelimitedBody, cancellationReleasesTheConnection, handlePauseResume, handleRestart,
             handleWriteNotPausable, handleCancel, downloadTaskPauseResume, downloadFilesOwnerOnly,
             downloadReplacesOnlyOnSuccess, downloadRefusesDirectoryAndLink, downloadTaskFiles, handleFilesOwnerOnly,
-        ] + resumeChecks
+            writesAreSentOnce, tokenRefreshThroughTheGuardedAPI, tokenRefreshRejected,
+        ] + resumeChecks + faultChecks
     }
 
     private func url(_ server: LoopbackServer, _ path: String) -> URL {
@@ -177,31 +178,31 @@ extension TransportContract {
         }
     }
 
-    /// A connection closed before the status line is a transport error.
+    /// A connection closed before the status line is a transport error with the reason `connectionLost`.
     var closeBeforeStatusLine: Check {
         Check(name: "fault: close before the status line") {
             try await Self.withServer(contract: self) { _ in
                 .fault(.closeBeforeStatusLine)
             } body: { server, transport in
-                try await Self.expectError("transport(underlying:)") {
+                try await Self.expectError("transport with reason connection lost") {
                     try await transport.send(HTTPRequest(url: url(server, "f")))
                 } matches: {
-                    if case .transport = $0 { true } else { false }
+                    if case .transport(let failure) = $0 { failure.reason == .connectionLost } else { false }
                 }
             }
         }
     }
 
-    /// A body shorter than its Content-Length is a transport error.
+    /// A body shorter than its Content-Length is a transport error with the reason `connectionLost`.
     var closeMidBody: Check {
         Check(name: "fault: close mid-body") {
             try await Self.withServer(contract: self) { _ in
                 .fault(.closeMidBody(HTTPResponse(status: 200, body: Data(count: 10_000)), after: 100))
             } body: { server, transport in
-                try await Self.expectError("transport(underlying:)") {
+                try await Self.expectError("transport with reason connection lost") {
                     try await transport.send(HTTPRequest(url: url(server, "f")))
                 } matches: {
-                    if case .transport = $0 { true } else { false }
+                    if case .transport(let failure) = $0 { failure.reason == .connectionLost } else { false }
                 }
             }
         }

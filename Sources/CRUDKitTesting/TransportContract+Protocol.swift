@@ -180,7 +180,7 @@ extension TransportContract {
         }
     }
 
-    /// A close inside the headers, before any Content-Length, is a transport error, not a crash.
+    /// A close inside the headers, before any Content-Length, is a transport error (`connectionLost`), not a crash.
     var closeInsideHeaders: Check {
         Check(
             name: "fault: close inside the headers",
@@ -194,10 +194,10 @@ extension TransportContract {
             try await Self.withServer(contract: self) { _ in
                 .fault(.raw(Data(raw.utf8)))
             } body: { server, transport in
-                try await Self.expectError("transport(underlying:)") {
+                try await Self.expectError("transport with reason connection lost") {
                     try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("f")))
                 } matches: {
-                    if case .transport = $0 { true } else { false }
+                    if case .transport(let failure) = $0 { failure.reason == .connectionLost } else { false }
                 }
             }
         }

@@ -21,13 +21,13 @@ struct DRFAuthTests {
         }
     }
 
-    @Test func aWrongTokenIs401AndTheInterceptorDecidesOnIt() async throws {
+    @Test func aWrongTokenIs401AndTheRetryPolicyDecidesOnIt() async throws {
         let seen = Locked<[Int]>([])
-        let watcher: ClosureInterceptor = .decide { error in
+        let watcher = RetryPolicy(maxAttempts: 1) { _, error, _ in
             seen.withLock { $0.append(error.status ?? -1) }
-            return .proceed
+            return .doNotRetry
         }
-        try await withDRF(token: String(repeating: "0", count: 40), interceptors: [watcher]) { drf in
+        try await withDRF(token: String(repeating: "0", count: 40), retryPolicy: watcher) { drf in
             let error = await #expect(throws: CRUDError.self) { () async throws -> [SecurePerson] in
                 try await SecurePerson.list()
             }

@@ -12,12 +12,12 @@ struct DRFSession: Sendable {
     let tag: String
     private let created = Locked<[Int]>([])
 
-    init(token: String?, interceptors: [any Interceptor]) throws {
+    init(token: String?, retryPolicy: RetryPolicy) throws {
         let wire = WireLog()
         self.wire = wire
         self.tag = "T" + UUID().uuidString.prefix(12).lowercased()
         self.api = API(
-            baseURL: try DRFServer.baseURL(), conventions: .djangoREST, token: token, interceptors: interceptors,
+            baseURL: try DRFServer.baseURL(), conventions: .djangoREST, token: token, retryPolicy: retryPolicy,
             logHandler: wire.handler
         ).with { $0.timeout = 10 }
     }
@@ -63,14 +63,14 @@ struct DRFSession: Sendable {
 /// checks that every path ended with `/` and deletes the people the body created, also when it throws.
 /// - Parameters:
 ///   - token: Sent as `Authorization: Token <token>`, if given.
-///   - interceptors: The API's interceptors.
+///   - retryPolicy: The API's retry policy.
 func withDRF<Result: Sendable>(
     token: String? = nil,
-    interceptors: [any Interceptor] = [],
+    retryPolicy: RetryPolicy = .none,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (DRFSession) async throws -> Result
 ) async throws -> Result {
-    let session = try DRFSession(token: token, interceptors: interceptors)
+    let session = try DRFSession(token: token, retryPolicy: retryPolicy)
     return try await API.withShared(session.api) {
         let result: Result
         do {

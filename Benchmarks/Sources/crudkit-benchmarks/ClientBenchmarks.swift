@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The cost of CRUDKit's request pipeline without a network: build the request (URL with an encoded id segment,
-/// default headers and query), run an adapting and a validating interceptor, go through an in-process transport,
+/// default headers and query), run an `.adapt` and a `.validate` middleware, go through an in-process transport,
 /// check the status and decode one person — against building a `URLRequest` by hand and decoding the same bytes
 /// with `JSONDecoder`. Returns whether every target was met (there is none yet: the figure is recorded).
 func runClientPipelineBenchmark(_ options: BenchmarkOptions) async throws -> Bool {
@@ -20,19 +20,21 @@ func runClientPipelineBenchmark(_ options: BenchmarkOptions) async throws -> Boo
         baseURL: base,
         headers: ["User-Agent": "CRUDKit-bench"],
         query: ["api_version": "3"],
-        transport: transport,
-        interceptors: [
+        transport: transport
+    ).with {
+        $0.middleware.insert(
             .adapt { request in
                 var request = request
                 request.headers["Authorization"] = "Bearer token"
                 return request
-            },
+            }, after: .retry)
+        $0.middleware.insert(
             .validate { response in
                 if response.body.first != UInt8(ascii: "{") {
                     throw CRUDError.validation(message: "not an object", response: response)
                 }
-            },
-        ])
+            }, after: .validation)
+    }
     let iterations = options.iterations(20_000)
 
     var sink = 0
@@ -51,7 +53,7 @@ func runClientPipelineBenchmark(_ options: BenchmarkOptions) async throws -> Boo
         let person = try JSONDecoder().decode(BenchPerson.self, from: response)
         sink &+= person.id
     }
-    // The same two steps as one middleware instead of two interceptors.
+    // The same two steps as one middleware of its own.
     let viaMiddleware = API(
         configuration: APIConfiguration(
             baseURL: base, headers: ["User-Agent": "CRUDKit-bench"], query: ["api_version": "3"],
@@ -63,7 +65,7 @@ func runClientPipelineBenchmark(_ options: BenchmarkOptions) async throws -> Boo
     }
     if sink == 42 { print("") }  // keeps the work from being optimised away
     report(
-        "pipeline: build, 2 interceptors, decode Person", ours: ours / 1000, baseline: baseline / 1000,
+        "pipeline: build, .adapt + .validate, decode Person", ours: ours / 1000, baseline: baseline / 1000,
         baselineName: "URLRequest built by hand + JSONDecoder on the same bytes", unit: .microseconds, target: nil)
     report(
         "pipeline: build, 1 middleware, decode Person", ours: middleware / 1000, baseline: baseline / 1000,
@@ -71,7 +73,7 @@ func runClientPipelineBenchmark(_ options: BenchmarkOptions) async throws -> Boo
     return true
 }
 
-/// The benchmark's two interceptors as one middleware: sets the token, checks the body is an object.
+/// The benchmark's two closure middlewares as one: sets the token, checks the body is an object.
 private struct BenchMiddleware: Middleware {
     func intercept(
         _ request: HTTPRequest,

@@ -9,8 +9,8 @@ import FoundationNetworking
 /// The HTTP suite: requests per second of `URLSessionTransport` beside raw `URLSession` against the same
 /// loopback server in the same run (nginx when `Benchmarks/nginx/start-nginx.sh` can start it, otherwise
 /// CRUDKitTesting's `LoopbackServer`), sequential and with 64 requests in flight; then the same through the whole
-/// `API` pipeline (`api.get`). Sequentially the three clients take turns request by request
-/// (`alternatingSequential`); with 64 in flight they take turns round by round (`interleavedRounds`).
+/// `API` pipeline (`api.get`). Sequentially and with 64 in flight the three clients take turns round by round
+/// (`interleavedRounds`), each alone in its turn; each figure is the median of the rounds.
 func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let server = try BenchmarkServer.start()
     defer { server.stop() }
@@ -36,7 +36,7 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let ours: @Sendable () async throws -> Void = {
         guard try await transport.send(request).status == 200 else { throw URLError(.badServerResponse) }
     }
-    // The whole pipeline: URL building, default headers, interceptors (none), status check, logging (off).
+    // The whole pipeline: URL building, default headers, no middleware of your own, status check, logging (off).
     // Coalescing is off so that every call really is a request, as for the baseline.
     let api = API(baseURL: server.url, transport: transport).with { $0.coalescesReads = false }
     let viaAPI: @Sendable () async throws -> Void = {
@@ -51,11 +51,16 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     }
 
     var met = true
-    // Sequential: the three clients take turns request by request, in an order that changes every time, so a
-    // slow moment of the machine (it is a shared VM) lands on all three alike; a sequential client's requests per
-    // second are the inverse of its mean time per request.
-    let sequential = try await alternatingSequential(
-        requests: options.iterations(6_000), blocks: options.smoke ? 1 : 12, [raw, ours, viaAPI])
+    // Sequential: each round runs the three clients one after another (500 requests each, one at a time), in an
+    // order that changes every round, so a slow moment of the machine (it is a shared VM) lands on all three alike;
+    // each figure is the median over the rounds.
+    let sequential = try await interleavedRounds(
+        rounds: options.smoke ? 1 : 15,
+        [
+            { try await requestsPerSecond(total: options.iterations(500), inFlight: 1, raw) },
+            { try await requestsPerSecond(total: options.iterations(500), inFlight: 1, ours) },
+            { try await requestsPerSecond(total: options.iterations(500), inFlight: 1, viaAPI) },
+        ])
     for (index, label) in [(1, "URLSessionTransport"), (2, "API.get, whole pipeline")] {
         met =
             report(
@@ -93,7 +98,7 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
 /// the baseline that show how much the machine's noise moved them.
 private struct SideBySide {
     var figures: [Double]
-    /// For each client, its ratio to the baseline in each part (block of requests, or round).
+    /// For each client, its ratio to the baseline in each round.
     var ratios: [[Double]]
     var partName: String
 
@@ -105,40 +110,6 @@ private struct SideBySide {
             format: "%d %@s; per-%@ ratio median %.2f×, range %.2f×–%.2f×", sorted.count, partName, partName,
             sorted[sorted.count / 2], low, high)
     }
-}
-
-/// Sends `requests` requests with each client, one at a time, the clients taking turns request by request in a
-/// shuffled order, and returns each client's requests per second (requests over its own summed time). The
-/// spread is reported over `blocks` equal blocks of the run.
-private func alternatingSequential(
-    requests: Int,
-    blocks: Int,
-    _ clients: [@Sendable () async throws -> Void]
-) async throws -> SideBySide {
-    let perBlock = max(1, requests / max(1, blocks))
-    var totals = [UInt64](repeating: 0, count: clients.count)
-    var blockRates: [[Double]] = Array(repeating: [], count: clients.count)
-    var order = Array(clients.indices)
-    for _ in 0..<max(1, blocks) {
-        var spent = [UInt64](repeating: 0, count: clients.count)
-        for _ in 0..<perBlock {
-            order.shuffle()
-            for index in order {
-                let start = now()
-                try await clients[index]()
-                spent[index] += now() - start
-            }
-        }
-        for index in clients.indices {
-            totals[index] += spent[index]
-            blockRates[index].append(Double(perBlock) / (Double(spent[index]) / 1e9))
-        }
-    }
-    let count = Double(perBlock * max(1, blocks))
-    return SideBySide(
-        figures: totals.map { count / (Double($0) / 1e9) },
-        ratios: blockRates.map { rates in zip(rates, blockRates[0]).map { $0 / $1 } },
-        partName: "block")
 }
 
 /// Runs each measurement once per round, in an order that changes every round (a slow drift of the machine's

@@ -211,7 +211,7 @@ extension API {
     ///   - token: A token sent as `Authorization: <scheme> <token>` with every request, if given.
     ///   - headers: Headers sent with every request.
     ///   - transport: What sends the requests.
-    ///   - interceptors: What every request goes through, in order.
+    ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
     ///   - retryPolicy: When failed requests are sent again.
     ///   - logHandler: Receives an event per request, response, failure and retry.
     public convenience init(
@@ -220,15 +220,15 @@ extension API {
         token: String? = nil,
         headers: HTTPHeaders = [:],
         transport: (any Transport)? = nil,
-        interceptors: [any Interceptor] = [],
+        middleware: [any Middleware] = StandardMiddleware.defaults,
         retryPolicy: RetryPolicy = .none,
         logHandler: LogHandler? = nil
     ) {
         var merged = headers
         if let token { merged = merged.merging(conventions.authorization(token: token)) }
         var configuration = APIConfiguration(
-            baseURL: baseURL, headers: merged, transport: transport, interceptors: interceptors,
-            retryPolicy: retryPolicy, logHandler: logHandler)
+            baseURL: baseURL, headers: merged, transport: transport, retryPolicy: retryPolicy,
+            logHandler: logHandler, middleware: middleware)
         configuration.apply(conventions)
         self.init(configuration: configuration)
     }

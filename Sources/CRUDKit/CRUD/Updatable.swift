@@ -20,8 +20,9 @@ extension ResourceScope where Model: Updatable {
     /// ``replacement(for:)``), or with `original`, sends only what changed from it (`PATCH /people/{id}` with a
     /// JSON Merge Patch, RFC 7396).
     ///
-    /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` is sent as `null`; arrays are
-    /// sent whole. A changed nested object is diffed member by member with the ``APIConventions/standard``
+    /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` (or ``JSONAttribute/null``) is
+    /// sent as `null`; a ``JSONAttribute/absent`` field is never sent (the server keeps its value); arrays are sent
+    /// whole. A changed nested object is diffed member by member with the ``APIConventions/standard``
     /// conventions, and sent whole with a framework preset (``APIConventions/diffsNestedObjects``: Rails, Django
     /// REST framework, FastAPI and Vapor replace a nested value with what the `PATCH` carries). When nothing
     /// differs, nothing is sent and `model` is returned as it is (read it again if you need the server's latest
@@ -54,11 +55,16 @@ extension ResourceScope where Model: Updatable {
 
     /// The merge patch from `original` to `model`, unwrapped; nested objects diffed member by member only when the
     /// API's conventions say the server merges them (``APIConventions/diffsNestedObjects``).
+    ///
+    /// Both sides are encoded with `nil` optionals as `null`, so a key missing from `model`'s JSON is one it does not
+    /// send (``JSONAttribute/absent``, or an `encode(to:)` that skips it): it is left out of the patch, and the server
+    /// keeps its value. A `nil` optional or ``JSONAttribute/null`` that was not `null` before is sent as `null`.
     private func changes(to model: Model, from original: Model) throws -> JSON {
-        let coding = self.coding
+        var coding = self.coding
+        coding.nilEncoding = .null
         return try model.encoded(coding: coding).diff(
             from: try original.encoded(coding: coding),
-            recursive: api.configuration.conventions.diffsNestedObjects)
+            recursive: api.configuration.conventions.diffsNestedObjects, clearsRemovedKeys: false)
     }
 
     /// The body ``update(_:from:)->Model`` sends without `original` (`PUT`): every attribute, `nil` optionals as `null` unless the model's

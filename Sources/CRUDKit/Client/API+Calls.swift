@@ -1,7 +1,7 @@
 import Foundation
 
 // The calls for endpoints that are not models: one pair per method, each answering either the whole
-// `HTTPResponse` or a decoded value. Both go through `send(_:)`, so interceptors, retries and logging apply.
+// `HTTPResponse` or a decoded value. Both go through `send(_:)`, so middleware, retries and logging apply.
 
 extension API {
     // twin: future
@@ -212,7 +212,7 @@ extension API {
     }
 
     // twin: future
-    /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same interceptors
+    /// Downloads `endpoint` with `GET` into `destination` (replaced if it exists), through the same middleware
     /// and retries; a partly written file is removed on failure and cancellation.
     /// - Parameters:
     ///   - endpoint: A path under the base URL, an ``Endpoint``, or an absolute `URL`.

@@ -1,7 +1,7 @@
 import Foundation
 
 extension API {
-    /// The most attempts one request makes, whatever interceptors and the retry policy ask for.
+    /// The most attempts one request makes, whatever the retry policy and its `decide` closure ask for.
     package static let attemptLimit = 32
 
     // twin: future, noasync: the request; spell the type
@@ -9,8 +9,8 @@ extension API {
     ///
     /// The request is built (URL under the base URL, default headers and query, body encoded with the API's
     /// encoder), then goes through the request's own ``Request/middleware`` and the API's
-    /// ``APIConfiguration/middleware`` to the transport: by default each attempt is adapted by the interceptors,
-    /// sent, validated by the interceptors and by its status, and on failure decided on and perhaps retried (see
+    /// ``APIConfiguration/middleware`` to the transport: by default each attempt is adapted by the middleware,
+    /// sent, validated by its status, and on failure decided on and perhaps retried (see
     /// ``StandardMiddleware``).
     ///
     /// ```swift
@@ -38,11 +38,11 @@ extension API {
     }
 
     // twin: future, noasync: the request; spell the type
-    /// Sends a request that is already built through the API's middleware chain (interceptors, validation, retries,
+    /// Sends a request that is already built through the API's middleware chain (validation, retries,
     /// …; see ``StandardMiddleware``) and the transport.
     ///
-    /// The API's default headers and query are not added: the request goes as given, after the interceptors.
-    /// - Returns: The validated response (a success status unless an interceptor decided otherwise).
+    /// The API's default headers and query are not added: the request goes as given, after the middleware.
+    /// - Returns: The validated response (a success status unless a middleware decided otherwise).
     /// - Throws: ``CRUDError``.
     @discardableResult
     @_disfavoredOverload
@@ -54,7 +54,7 @@ extension API {
         return try await run(request, retryPolicy: nil, transfer: .memory(.none))
     }
 
-    /// The ``HTTPRequest`` a ``Request`` becomes before any interceptor: URL with the default and own query,
+    /// The ``HTTPRequest`` a ``Request`` becomes before any middleware: URL with the default and own query,
     /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when configured, the timeout.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
     ///   with CR/LF (see ``HTTPRequest/validate()``).

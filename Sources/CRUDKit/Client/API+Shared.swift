@@ -9,7 +9,7 @@ extension API {
     @TaskLocal private static var scoped: API?
 
     /// The API model operations use when given none: the one set by ``withShared(_:operation:)`` for the current
-    /// task if any, otherwise the one installed by ``configure(baseURL:headers:query:transport:interceptors:retryPolicy:logHandler:)``
+    /// task if any, otherwise the one installed by ``configure(baseURL:headers:query:transport:middleware:retryPolicy:logHandler:)``
     /// (or by setting this property).
     ///
     /// Reading and setting are safe from any thread; a request keeps the API it started with, so replacing the
@@ -47,7 +47,7 @@ extension API {
 ///   - headers: Headers sent with every request.
 ///   - query: Query parameters sent with every request.
 ///   - transport: What sends the requests.
-///   - interceptors: What every request goes through, in order.
+///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
 ///   - retryPolicy: When failed requests are sent again.
 ///   - logHandler: Receives an event per request, response, failure and retry.
 /// - Returns: The installed API.
@@ -57,19 +57,19 @@ public func configure(
     headers: HTTPHeaders = [:],
     query: some FormParametersConvertible = FormParameters(),
     transport: (any Transport)? = nil,
-    interceptors: [any Interceptor] = [],
+    middleware: [any Middleware] = StandardMiddleware.defaults,
     retryPolicy: RetryPolicy = .none,
     logHandler: LogHandler? = nil
 ) -> API {
     let api = API(
-        baseURL: baseURL, headers: headers, query: query, transport: transport, interceptors: interceptors,
+        baseURL: baseURL, headers: headers, query: query, transport: transport, middleware: middleware,
         retryPolicy: retryPolicy, logHandler: logHandler)
     API.shared = api
     return api
 }
 
 /// Installs `api` as the default every model operation uses (``API/shared``), for the settings that
-/// ``configure(baseURL:headers:query:transport:interceptors:retryPolicy:logHandler:)`` does not list.
+/// ``configure(baseURL:headers:query:transport:middleware:retryPolicy:logHandler:)`` does not list.
 ///
 /// ```swift
 /// CRUDKit.configure(API(configuration: APIConfiguration(baseURL: base, trailingSlash: .always)))

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 
-/// A server and how to talk to it: base URL, default headers and query, JSON coders, transport, interceptors,
+/// A server and how to talk to it: base URL, default headers and query, JSON coders, transport, middleware,
 /// retry policy and logging.
 ///
 /// `API` is an immutable, `Sendable` reference: every request keeps the `API` it started with, so replacing the
-/// shared default (``configure(baseURL:headers:query:transport:interceptors:retryPolicy:logHandler:)``) while
+/// shared default (``configure(baseURL:headers:query:transport:middleware:retryPolicy:logHandler:)``) while
 /// requests run is safe. It is a class rather than a struct because a request pipeline passes it around on every
 /// step and keeps it for the request's lifetime: one reference, never a copy of a dozen fields. Read settings
 /// directly (`api.baseURL`, `api.headers`); change them with ``with(_:)``, which returns a new `API`.
@@ -41,7 +41,7 @@ public final class API: Sendable {
     ///   - headers: Headers sent with every request.
     ///   - query: Query parameters sent with every request, in the order written.
     ///   - transport: What sends the requests.
-    ///   - interceptors: What every request goes through, in order.
+    ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
     ///   - retryPolicy: When failed requests are sent again.
     ///   - trailingSlash: Whether URLs built from paths end with `/`.
     ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
@@ -52,7 +52,7 @@ public final class API: Sendable {
         headers: HTTPHeaders = [:],
         query: some FormParametersConvertible = FormParameters(),
         transport: (any Transport)? = nil,
-        interceptors: [any Interceptor] = [],
+        middleware: [any Middleware] = StandardMiddleware.defaults,
         retryPolicy: RetryPolicy = .none,
         trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
@@ -65,12 +65,12 @@ public final class API: Sendable {
                 headers: headers,
                 query: query.formParameters,
                 transport: transport,
-                interceptors: interceptors,
                 retryPolicy: retryPolicy,
                 trailingSlash: trailingSlash,
                 callbackQueue: callbackQueue,
                 logHandler: logHandler,
-                timeout: timeout
+                timeout: timeout,
+                middleware: middleware
             ))
     }
 

@@ -40,7 +40,8 @@ extension Duration {
         if seconds < 0 { return 0 }
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return .max }
-        return whole &+ UInt64(attoseconds / 1_000_000_000)
+        let (total, carried) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return carried ? .max : total
     }
 
     /// The duration in seconds, as a floating-point number.

@@ -21,9 +21,7 @@ public struct APIConfiguration: Sendable {
     public var coding: JSONCoding
     /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
     public var transport: any Transport
-    /// The interceptors every request goes through, in order (see ``Interceptor``).
-    public var interceptors: [any Interceptor]
-    /// When failed requests are sent again; consulted after the interceptors.
+    /// When failed requests are sent again (the ``StandardMiddleware/retry`` stage follows it).
     public var retryPolicy: RetryPolicy
     /// The middleware chain every request goes through, outermost first, before the transport: by default the
     /// standard stages (``StandardMiddleware/defaults``: idempotency keys, retry, logging, validation, coalescing,
@@ -35,7 +33,7 @@ public struct APIConfiguration: Sendable {
     /// ```
     public var middleware: [any Middleware]
     /// Whether identical `GET` and `HEAD` requests in flight at the same moment share one exchange with the server
-    /// (on by default). The requests must match after the interceptors adapted them: same URL, same header fields
+    /// (on by default). The requests must match as the middleware before this stage left them: same URL, same header fields
     /// (so `Authorization`, `Accept` and `Accept-Language` included), same timeouts, and no body or progress
     /// observer. Every caller gets the same response to decode on its own; cancelling one caller never cancels the
     /// others, and the shared request is cancelled once all of its callers are.
@@ -74,7 +72,6 @@ public struct APIConfiguration: Sendable {
         queryStyle: FormParameters.ArrayStyle = .brackets,
         coding: JSONCoding = .default,
         transport: (any Transport)? = nil,
-        interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
         trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
@@ -93,7 +90,6 @@ public struct APIConfiguration: Sendable {
         self.queryStyle = queryStyle
         self.coding = coding
         self.transport = transport ?? Self.defaultTransport
-        self.interceptors = interceptors
         self.retryPolicy = retryPolicy
         self.trailingSlash = trailingSlash
         self.callbackQueue = callbackQueue

@@ -24,15 +24,15 @@ extension CRUDError {
         return .transport(underlying: error)
     }
 
-    /// The ``CRUDError`` for an error thrown by an interceptor's `adapt`: a `CRUDError` stays as it is,
+    /// The ``CRUDError`` for an error thrown by an `.adapt` middleware: a `CRUDError` stays as it is,
     /// `CancellationError` becomes ``cancelled``, anything else ``invalidRequest(reason:)``.
     package static func fromAdapter(_ error: any Error) -> CRUDError {
         if let error = error as? CRUDError { return error }
         if error is CancellationError { return .cancelled }
-        return .invalidRequest(reason: "an interceptor refused the request: \(error)")
+        return .invalidRequest(reason: "a middleware refused the request: \(error)")
     }
 
-    /// The ``CRUDError`` for an error thrown by an interceptor's `validate`: a `CRUDError` stays as it is, anything
+    /// The ``CRUDError`` for an error thrown by a `.validate` middleware: a `CRUDError` stays as it is, anything
     /// else becomes ``validation(message:response:)`` with the error's description.
     package static func fromValidator(_ error: any Error, response: HTTPResponse) -> CRUDError {
         if let error = error as? CRUDError { return error }

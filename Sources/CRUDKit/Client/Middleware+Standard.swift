@@ -7,9 +7,9 @@ import Foundation
 /// | stage | what it does | settings it reads |
 /// |---|---|---|
 /// | ``idempotencyKeys`` | gives a `POST` an `Idempotency-Key` (the same on every attempt) | ``APIConfiguration/addsIdempotencyKeys`` |
-/// | ``retry`` | runs the attempts: the interceptors' `adapt` before each, their `decide`/`retry` and the retry policy after a failure, the wait between | ``APIConfiguration/interceptors``, ``APIConfiguration/retryPolicy``, ``Request/retryPolicy`` |
+/// | ``retry`` | runs the attempts: the retry policy (its `decide` closure first) after a failure, the wait between | ``APIConfiguration/retryPolicy``, ``Request/retryPolicy`` |
 /// | ``logging`` | logs each attempt sent, answered and failed (the retry stage logs the retries) | ``APIConfiguration/logHandler`` |
-/// | ``validation`` | the interceptors' `validate`, then the status check: anything but 2xx fails | ``APIConfiguration/interceptors`` |
+/// | ``validation`` | the status check: anything but 2xx fails | — |
 /// | ``coalescing`` | identical reads in flight share one exchange; a write stops later reads joining them | ``APIConfiguration/coalescesReads`` |
 /// | ``cache`` | revalidating response cache; a write invalidates what it changes | ``APIConfiguration/cache`` |
 ///
@@ -30,13 +30,13 @@ public struct StandardMiddleware: Middleware {
     /// Gives each `POST` without one an `Idempotency-Key` header with a new UUID, when
     /// ``APIConfiguration/addsIdempotencyKeys`` is on. Outside ``retry``, so every attempt sends the same key.
     public static let idempotencyKeys = StandardMiddleware(.idempotencyKeys)
-    /// Sends the request once or more: before each attempt the interceptors' `adapt` (from the request this stage
-    /// received), after a failed one the interceptors' `decide` and `retry`, then the retry policy; waits between
+    /// Sends the request once or more (each attempt from the request this stage received): after a failed one the
+    /// retry policy decides, its ``RetryPolicy/decide`` closure first; waits between
     /// attempts on the API's clock, at most `API.attemptLimit` (32) attempts.
     public static let retry = StandardMiddleware(.retry)
     /// Logs, through ``APIConfiguration/logHandler``, each attempt sent, answered (before validation) and failed.
     public static let logging = StandardMiddleware(.logging)
-    /// Runs the interceptors' `validate` on every response, then fails any status but 2xx with
+    /// Fails any status but 2xx with
     /// ``CRUDError/httpStatus(_:)`` (412: ``CRUDError/conflict(_:)``).
     public static let validation = StandardMiddleware(.validation)
     /// Lets identical reads in flight share one exchange (``APIConfiguration/coalescesReads``).

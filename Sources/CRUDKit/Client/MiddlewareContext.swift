@@ -54,8 +54,7 @@ public struct MiddlewareContext: Sendable {
     }
 
     /// The request as built, before the API's middleware changed it (but with the idempotency key the
-    /// ``StandardMiddleware/idempotencyKeys`` stage gave it): what interceptors see as
-    /// ``InterceptorContext/originalRequest``.
+    /// ``StandardMiddleware/idempotencyKeys`` stage gave it).
     public var originalRequest: HTTPRequest { call.originalRequest }
 
     /// The retry policy the ``StandardMiddleware/retry`` stage follows: the request's own, or the API's.
@@ -78,11 +77,4 @@ public struct MiddlewareContext: Sendable {
 
     /// The clock retries wait on.
     public var clock: any APIClock { api.configuration.clock }
-
-    /// The context an ``Interceptor`` of this attempt is given.
-    package var interceptorContext: InterceptorContext {
-        InterceptorContext(
-            api: api, attempt: attempt, originalRequest: call.originalRequest, previousFailures: previousFailures,
-            elapsed: elapsed)
-    }
 }

@@ -13,8 +13,9 @@ extension Redaction {
     /// - Returns: The same case with its URLs and headers redacted.
     public func redact(_ error: CRUDError) -> CRUDError {
         switch error {
-        case .transport(let underlying as URLError):
-            return .transport(underlying: redact(underlying))
+        case .transport(let failure):
+            guard let underlying = failure.underlying as? URLError else { return error }
+            return .transport(TransportFailure(failure.reason, underlying: redact(underlying)))
         case .httpStatus(let response):
             return .httpStatus(redact(response))
         case .conflict(let response):

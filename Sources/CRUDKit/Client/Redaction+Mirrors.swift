@@ -37,11 +37,6 @@ extension LogEvent: CustomReflectable {
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-extension InterceptorContext: CustomReflectable {
-    /// No children: `dump(context)` shows the type only, not the request it holds.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
-}
-
 extension MiddlewareContext: CustomReflectable {
     /// No children: `dump(context)` shows the type only, not the API configuration it holds.
     public var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -11,7 +11,7 @@ import Foundation
 /// cancelled. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
 /// afterwards is sent afresh, and nothing is kept once nothing is in flight.
 package final class RequestCoalescer: Sendable {
-    /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after every interceptor adapted it,
+    /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after the middleware before this stage adapted it,
     /// every header field (names compared ignoring case, fields in any order, repeated fields in order), and the
     /// idle timeout and deadline.
     ///

@@ -1,8 +1,9 @@
-/// What an ``Interceptor`` or a ``RetryPolicy`` decides about a failed request.
+/// What a ``RetryPolicy`` (or its ``RetryPolicy/decide`` closure) decides about a failed request.
 public enum RetryDecision: Sendable {
     /// Send the request again after waiting this long (`.zero`: at once).
     case retry(after: Duration)
-    /// No opinion, or no: the next interceptor, then the retry policy, decides; if none retries, the request fails.
+    /// No, or (from a ``RetryPolicy/decide`` closure) no opinion: the policy's own rules decide; if they do not
+    /// retry, the request fails.
     case doNotRetry
     /// Fail now with this error, without asking anyone else.
     case fail(CRUDError)

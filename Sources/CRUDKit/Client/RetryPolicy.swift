@@ -3,13 +3,23 @@ import Foundation
 /// When and how soon a failed request is sent again: exponential back-off with jitter, a cap on attempts and on
 /// total time, and the server's `Retry-After`.
 ///
-/// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …) and
-/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``). A cancelled
+/// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …),
+/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``), and any request
+/// that never left (a transport failure with the reason ``TransportFailure/Reason/cannotConnect`` or
+/// ``TransportFailure/Reason/hostNotFound``). A cancelled
 /// request is never retried, and the wait between attempts ends as soon as the task is cancelled.
+///
+/// A ``decide`` closure is asked first, on every failure, whatever ``maxAttempts`` says (up to the API's limit of
+/// 32 attempts): it can stop at once (``RetryDecision/fail(_:)``), retry (``RetryDecision/retry(after:)``), or leave
+/// the decision to the rules above (``RetryDecision/doNotRetry``).
 ///
 /// ```swift
 /// let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(10))
 /// let api = API(baseURL: base, retryPolicy: policy)
+/// let strict = RetryPolicy(maxAttempts: 1) { request, error, context in
+///     if error.status == 403 { /* end the session here */ return .fail(error) }
+///     return .doNotRetry
+/// }
 /// ```
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included; `1` never retries.
@@ -29,12 +39,18 @@ public struct RetryPolicy: Sendable {
     public var retryableStatuses: Set<Int>
     /// The statuses whose `Retry-After` header sets the wait (by default 429 and 503).
     public var retryAfterStatuses: Set<Int>
-    /// Whether network failures (``CRUDError/transport(underlying:)``) are retried.
+    /// Whether network failures (``CRUDError/transport(_:)``) are retried; a protocol violation or a TLS failure
+    /// never is: the server's bytes were not HTTP, or its certificate is not trusted, and the next attempt gets the
+    /// same.
     public var retriesTransportErrors: Bool
     /// Whether timeouts (``CRUDError/timedOut(_:)``) are retried.
     public var retriesTimeouts: Bool
     /// Where the jitter comes from; ``RandomSource/seeded(_:)`` makes it repeatable.
     public var random: RandomSource
+    /// Asked first about every failed attempt (the request sent, its error, the chain's context): its
+    /// ``RetryDecision/fail(_:)`` fails at once with that error, its ``RetryDecision/retry(after:)`` retries, and its
+    /// ``RetryDecision/doNotRetry`` leaves the decision to the rules above; `nil` for the rules alone.
+    public var decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)?
 
     /// Creates a policy.
     /// - Parameters:
@@ -49,6 +65,7 @@ public struct RetryPolicy: Sendable {
     ///   - retriesTransportErrors: Whether network failures are retried.
     ///   - retriesTimeouts: Whether timeouts are retried.
     ///   - random: The source of the jitter.
+    ///   - decide: Asked first about every failure (see ``decide``).
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(250),
@@ -60,7 +77,8 @@ public struct RetryPolicy: Sendable {
         retryAfterStatuses: Set<Int> = [429, 503],
         retriesTransportErrors: Bool = true,
         retriesTimeouts: Bool = true,
-        random: RandomSource = .system
+        random: RandomSource = .system,
+        decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)? = nil
     ) {
         self.maxAttempts = maxAttempts
         self.initialDelay = initialDelay
@@ -73,6 +91,7 @@ public struct RetryPolicy: Sendable {
         self.retriesTransportErrors = retriesTransportErrors
         self.retriesTimeouts = retriesTimeouts
         self.random = random
+        self.decide = decide
     }
 
     /// Never retry.
@@ -108,7 +127,9 @@ public struct RetryPolicy: Sendable {
         elapsed: Duration,
         now: Date
     ) -> RetryDecision {
-        guard attempt < maxAttempts, Self.isRepeatable(request), isRetryable(error) else { return .doNotRetry }
+        guard attempt < maxAttempts, Self.isRepeatable(request) || Self.wasNotSent(error), isRetryable(error) else {
+            return .doNotRetry
+        }
         var delay: Duration
         if let response = error.response, retryAfterStatuses.contains(response.status),
             let header = response.headers["Retry-After"], let asked = RetryAfter.delay(header, now: now)
@@ -123,12 +144,27 @@ public struct RetryPolicy: Sendable {
         return .retry(after: delay)
     }
 
+    /// Whether `error` says the request never left: no connection could be opened, or the host name was not found.
+    /// Such a request is retried whatever its method.
+    private static func wasNotSent(_ error: CRUDError) -> Bool {
+        guard case .transport(let failure) = error else { return false }
+        return failure.reason == .cannotConnect || failure.reason == .hostNotFound
+    }
+
     private func isRetryable(_ error: CRUDError) -> Bool {
         switch error {
-        case .transport: retriesTransportErrors
+        case .transport(let failure): retriesTransportErrors && Self.isRetryable(failure.reason)
         case .timedOut: retriesTimeouts
         case .httpStatus(let response): retryableStatuses.contains(response.status)
         default: false
         }
+    }
+
+    /// Whether a network failure with `reason` is worth sending again: a refused or lost connection, a name not
+    /// found, or an unclassified failure may go away; a ``TransportFailure/Reason/protocolViolation``
+    /// (the server's bytes were not HTTP) or a ``TransportFailure/Reason/tls`` failure (an untrusted
+    /// certificate) comes back the same.
+    private static func isRetryable(_ reason: TransportFailure.Reason) -> Bool {
+        reason != .protocolViolation && reason != .tls
     }
 }

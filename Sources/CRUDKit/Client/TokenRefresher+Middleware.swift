@@ -2,9 +2,8 @@ extension TokenRefresher: Middleware {
     /// `tokenRefresh`.
     public nonisolated var name: MiddlewareName { .tokenRefresh }
 
-    /// The refresher as a stage of its own, instead of an entry of ``APIConfiguration/interceptors``: sets the token
-    /// header (after waiting for a refresh that is running), and on an expired-token status refreshes once (or joins
-    /// the refresh running) and sends the request once more, as ``retry(_:failedWith:context:)`` describes.
+    /// Sets the token header (after waiting for a refresh that is running), and on an expired-token status
+    /// refreshes once (or joins the refresh running) and sends the request once more.
     ///
     /// Place it inside the ``StandardMiddleware/retry`` stage and outside ``StandardMiddleware/validation`` (which
     /// turns a 401 into the error it reacts to):
@@ -20,18 +19,17 @@ extension TokenRefresher: Middleware {
     ) async throws -> HTTPResponse {
         var context = context
         while true {
-            let interceptorContext = context.interceptorContext
             let sent: HTTPRequest
             do {
-                sent = try await adapt(request, context: interceptorContext)
+                sent = try await adapt(request, context: context)
             } catch {
                 throw CRUDError.fromAdapter(error)
             }
-            try sent.validate()
+            try sent.validateHeaders()  // only a header changed
             do {
                 return try await next(sent, context)
             } catch let error as CRUDError {
-                switch await retry(sent, failedWith: error, context: context.interceptorContext) {
+                switch await retry(sent, failedWith: error, context: context) {
                 case .retry: context.previousFailures.append(error)
                 case .fail(let replacement): throw replacement
                 case .doNotRetry: throw error

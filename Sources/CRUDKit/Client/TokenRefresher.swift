@@ -1,6 +1,6 @@
 import Foundation
 
-/// An ``Interceptor`` that sends a bearer token with every request and, on 401, refreshes it once for everyone.
+/// A ``Middleware`` that sends a bearer token with every request and, on 401, refreshes it once for everyone.
 ///
 /// However many requests fail together with the same token, exactly one `refresh` runs; every one of them waits
 /// for it and is sent once more with the new token. Requests that start while a refresh runs wait for it too. A
@@ -17,14 +17,23 @@ import Foundation
 /// a new token starts a fresh refresh (a refresh that timed out does not count as failed). Whatever the abandoned
 /// refresh returns later is ignored.
 ///
+/// The refresh may go through the very API it guards (or any other API sharing the refresher): a request sent
+/// from inside `refresh` (from its task and the tasks it creates) is the refresh's own, and this refresher leaves
+/// it alone — it neither waits for the refresh it belongs to, nor adds the expired token, nor refreshes on its
+/// 401. A refresh endpoint that answers 401 therefore fails the refresh at once, with that 401, and every request
+/// waiting for it with it; the expired token is not refreshed again (no loop). A request sent from a task that
+/// `refresh` detaches (`Task.detached`) is not its own, and waits for it like any other.
+///
 /// ```swift
 /// let auth = TokenRefresher(token: storedToken) { expired in
-///     let tokens: Tokens = try await authAPI.post("token/refresh", body: .json(["refresh": refreshToken]))
+///     let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": refreshToken]))
 ///     return tokens.access
 /// }
-/// let api = API(baseURL: base, interceptors: [auth])
+/// let api = API(baseURL: base).with { $0.middleware.insert(auth, after: .retry) }
 /// ```
-public actor TokenRefresher: Interceptor {
+public actor TokenRefresher {
+    /// The refreshers whose refresh the current task runs (a refresh's own requests see their refresher here).
+    @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
     private var token: String?
     private var refreshing: PendingRefresh?
     /// The token whose refresh failed, and the error it failed with (`nil`: not a ``CRUDError``).
@@ -86,7 +95,8 @@ public actor TokenRefresher: Interceptor {
     /// - Throws: ``CRUDError/cancelled`` or ``CRUDError/Timeout/deadline(_:)`` when the caller's task is
     ///   cancelled or its deadline passes during that wait; ``CRUDError/Timeout/tokenRefresh(_:)`` when the refresh
     ///   runs out of time.
-    public func adapt(_ request: HTTPRequest, context: InterceptorContext) async throws -> HTTPRequest {
+    func adapt(_ request: HTTPRequest, context: MiddlewareContext) async throws -> HTTPRequest {
+        if isOwnRefreshRequest { return request }
         if let refreshing {
             switch await Self.wait(for: refreshing, context: context) {
             case .outcome(.timedOut(let seconds)): throw CRUDError.timedOut(.tokenRefresh(seconds))
@@ -106,12 +116,14 @@ public actor TokenRefresher: Interceptor {
     ///
     /// The wait for the refresh ends with the caller's cancellation, its deadline, or the refresh's timeout, as
     /// ``adapt(_:context:)`` describes.
-    public func retry(
-        _ request: HTTPRequest, failedWith error: CRUDError, context: InterceptorContext
+    package func retry(
+        _ request: HTTPRequest, failedWith error: CRUDError, context: MiddlewareContext
     ) async
         -> RetryDecision
     {
-        guard case .httpStatus(let response) = error, statuses.contains(response.status) else { return .doNotRetry }
+        guard case .httpStatus(let response) = error, statuses.contains(response.status), !isOwnRefreshRequest else {
+            return .doNotRetry
+        }
         let alreadyRetried = context.previousFailures.contains {
             if case .httpStatus(let earlier) = $0 { return statuses.contains(earlier.status) }
             return false
@@ -142,10 +154,12 @@ public actor TokenRefresher: Interceptor {
         let limit = refreshTimeout
         refreshCount += 1
         let pending = PendingRefresh()
+        // The refresh's own requests know they are: they see this refresher in `refreshesInProgress`.
+        let marks = Self.refreshesInProgress.union([ObjectIdentifier(self)])
         let work = Task {
             let outcome: PendingRefresh.Outcome
             do {
-                outcome = .token(try await refresh(expired))
+                outcome = .token(try await Self.$refreshesInProgress.withValue(marks) { try await refresh(expired) })
             } catch {
                 outcome = .failed(error)
             }
@@ -191,6 +205,11 @@ public actor TokenRefresher: Interceptor {
         return UInt64(seconds * 1e9)
     }
 
+    /// Whether the current task is running this refresher's refresh: its requests are the refresh's own.
+    private var isOwnRefreshRequest: Bool {
+        Self.refreshesInProgress.contains(ObjectIdentifier(self))
+    }
+
     private func headerValue(_ token: String) -> String {
         scheme.isEmpty ? token : scheme + " " + token
     }
@@ -208,15 +227,15 @@ public actor TokenRefresher: Interceptor {
     /// Waits for `pending` until it ends, the calling task is cancelled, or the request's deadline passes.
     ///
     /// The deadline is the original request's ``HTTPRequest/deadline``, counted from the start of the request
-    /// (``InterceptorContext/elapsed``) on the API's clock.
-    private static func wait(for pending: PendingRefresh, context: InterceptorContext) async -> WaitResult {
+    /// (``MiddlewareContext/elapsed``) on the API's clock.
+    private static func wait(for pending: PendingRefresh, context: MiddlewareContext) async -> WaitResult {
         guard let seconds = context.originalRequest.deadline, let nanoseconds = nanoseconds(seconds) else {
             return await pending.wait().map { .outcome($0) } ?? .cancelled
         }
         let remaining = Duration.nanoseconds(Int64(nanoseconds)) - context.elapsed
         if let outcome = pending.outcome { return .outcome(outcome) }
         if remaining <= .zero { return .deadline(seconds) }
-        let clock = context.api.configuration.clock
+        let clock = context.clock
         return await withTaskGroup(of: WaitResult.self) { group in
             group.addTask { await pending.wait().map { .outcome($0) } ?? .cancelled }
             group.addTask {

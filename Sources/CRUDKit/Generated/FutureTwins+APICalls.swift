@@ -246,8 +246,8 @@ extension API {
     }
 
     /// The `Future` form of `download(_:to:query:headers:progress:)`. Downloads `endpoint` with `GET` into
-    /// `destination` (replaced if it exists), through the same interceptors and retries; a partly written file is
-    /// removed on failure and cancellation.
+    /// `destination` (replaced if it exists), through the same middleware and retries; a partly written file is removed
+    /// on failure and cancellation.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

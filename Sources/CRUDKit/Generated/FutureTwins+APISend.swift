@@ -19,11 +19,11 @@ extension API {
     }
 
     /// The `Future` form of `send(_:)`. Sends a request that is already built through the API's middleware chain
-    /// (interceptors, validation, retries, …; see ``StandardMiddleware``) and the transport.
+    /// (validation, retries, …; see ``StandardMiddleware``) and the transport.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
-    /// - Returns: A future of the validated response (a success status unless an interceptor decided otherwise).
+    /// - Returns: A future of the validated response (a success status unless a middleware decided otherwise).
     @available(
         *, noasync,
         message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"

@@ -32,7 +32,8 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
         switch self {
         case .invalidRequest(let reason):
             return "The request was not sent: \(reason)."
-        case .transport(let underlying):
+        case .transport(let failure):
+            let underlying = failure.underlying
             return "The server could not be reached\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"
         case .timedOut(.idle(let seconds)):
             return "The server sent nothing for \(seconds) seconds."

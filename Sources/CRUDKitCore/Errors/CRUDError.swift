@@ -3,7 +3,7 @@ import Foundation
 /// Everything that can go wrong when CRUDKit talks to a server, as one enum a caller can switch on.
 ///
 /// Every case carries what a person needs to act: the response with its body, the key path that did not
-/// decode, the underlying network error.
+/// decode, why the network failed.
 ///
 /// ```swift
 /// do {
@@ -14,12 +14,20 @@ import Foundation
 ///     log(error.localizedDescription)
 /// }
 /// ```
+///
+/// **The cases are frozen for 1.0.** Matching a case and binding its payload (`catch CRUDError.httpStatus(let r)`)
+/// is how callers use this type, and only an enum gives that; so no case will be added or removed before 2.0, and
+/// a `switch` over `CRUDError` written today stays exhaustive. What grows instead are the payloads: structs such as
+/// ``TransportFailure`` whose reasons are static members (``TransportFailure/Reason/cannotConnect``),
+/// the way AsyncHTTPClient's `HTTPClientError` grows, so a new reason never breaks a caller's `switch`.
 public enum CRUDError: Error, Sendable {
     /// The request could not be built or was refused before sending (a header with CR/LF, a model without
     /// the id its path needs, a body that cannot be encoded).
     case invalidRequest(reason: String)
-    /// The network failed: no connection, connection lost, TLS failure. The underlying error says which.
-    case transport(underlying: any Error)
+    /// The network failed: no connection, connection lost, TLS failure, bytes that are not HTTP. The failure's
+    /// ``TransportFailure/reason`` says which, the same over every transport; its
+    /// ``TransportFailure/underlying`` error is the transport's own.
+    case transport(TransportFailure)
     /// No answer in time.
     case timedOut(Timeout)
     /// The request was cancelled through `Future.cancel()` or by cancelling the awaiting `Task`.
@@ -118,6 +126,15 @@ public enum CRUDError: Error, Sendable {
             }
             return found
         }
+    }
+
+    /// A ``transport(_:)`` error for the transport's own `error`, its reason read from it (see
+    /// ``TransportFailure/init(underlying:)``).
+    ///
+    /// - Parameter underlying: The transport's error.
+    /// - Returns: `.transport(TransportFailure(underlying: underlying))`.
+    public static func transport(underlying: any Error) -> CRUDError {
+        .transport(TransportFailure(underlying: underlying))
     }
 
     /// The response the server sent, for the cases that have one.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A request to send: method, absolute URL, headers, body and timeout.
 ///
-/// `HTTPRequest` is a value; interceptors adapt it by returning a changed copy.
+/// `HTTPRequest` is a value; middleware adapts it by passing a changed copy on.
 ///
 /// ```swift
 /// var request = HTTPRequest(method: .get, url: URL(string: "https://api.example.com/people/12")!)

@@ -20,7 +20,9 @@ extension NetworkTests {
                 refreshes.withLock { $0 += 1 }
                 return "fresh"
             }
-            let api = API(baseURL: server.baseURL, transport: URLSessionTransport(), interceptors: [auth])
+            let api = API(baseURL: server.baseURL, transport: URLSessionTransport()).with {
+                $0.middleware.insert(auth, after: .retry)
+            }
             let people = try await withThrowingTaskGroup(of: StubPerson.self) { group in
                 for index in 0..<20 { group.addTask { try await api.get("people/\(index)") } }
                 return try await group.reduce(into: [StubPerson]()) { $0.append($1) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CRUDKit
 
-// The code samples of README's "The API and interceptors", compiled here so they cannot rot. The samples that need
+// The code samples of README's "The API and middleware", compiled here so they cannot rot. The samples that need
 // a server take the API (or its transport) as a parameter; the test below runs them on an in-process transport.
 
 private let storedAccessToken = "stale"
@@ -68,28 +68,37 @@ private func readmeTypedRequest(api: API) async throws -> [Person] {
 
 // MARK: - Authentication with token refresh
 
-private func readmeAuthenticatedAPI(authAPI: API, transport: any Transport) -> API {
-    let auth = TokenRefresher(token: storedAccessToken) { expired in
-        let tokens: Tokens = try await authAPI.post("token/refresh", body: .json(["refresh": refreshToken]))
+/// The README's sample, with a test transport: the refresh goes through the API it guards.
+private let readmeAuthTransport = StubTransport()
+    .on(nil, "**") { request in
+        request.recorded.header("Authorization") == "Bearer fresh"
+            ? .json(text: #"{"healthy": true}"#) : .json(text: "{}", status: 401)
+    }
+    .on(.post, "/v1/token/refresh", .json(text: #"{"access": "fresh"}"#))
+
+private enum Backend {
+    static let auth: TokenRefresher = TokenRefresher(token: storedAccessToken) { expired in
+        // Through the API it guards: this request is the refresh's own, so `auth` lets it pass.
+        let tokens: Tokens = try await api.post("token/refresh", body: .json(["refresh": refreshToken]))
         return tokens.access
     }
-    return API(
+    static let api: API = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
-        transport: transport,
-        interceptors: [
-            auth,
+        transport: readmeAuthTransport,
+        retryPolicy: RetryPolicy(maxAttempts: 1) { request, error, context in
+            if error.status == 403 { /* end the session here */ return .fail(error) }
+            return .doNotRetry  // the policy's own rules decide
+        }
+    ).with {
+        $0.middleware.insert(auth, after: .retry)  // once per attempt
+        $0.middleware.insert(
             .validate { response in
                 // Some APIs answer 200 with {"error": "…"}: make that a failure.
                 if let message = (try? JSON(data: response.body))?["error"].string {
                     throw CRUDError.validation(message: message, response: response)
                 }
-            },
-            .decide { error in
-                if error.status == 403 { /* end the session here */ return .stop }
-                return .proceed
-            },
-        ]
-    )
+            }, after: .validation)  // sees every response before the status check
+    }
 }
 
 // MARK: - Retry policy
@@ -150,18 +159,13 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
         #expect(urls.contains("https://api.example.com/v1/people/a%2Fb/archive"))
     }
 
-    @Test func authenticationRefreshesOnce() async throws {
-        let authTransport = StubTransport().on(nil, "**", .json(text: #"{"access": "fresh"}"#))
-        let authAPI = API(baseURL: URL(string: "https://auth.example.com")!, transport: authTransport)
-        let transport = StubTransport().on(nil, "**") { request in
-            request.recorded.header("Authorization") == "Bearer fresh"
-                ? .json(text: #"{"healthy": true}"#) : .json(text: "{}", status: 401)
-        }
-        let api = readmeAuthenticatedAPI(authAPI: authAPI, transport: transport)
-        let status: Status = try await api.get("status")
+    @Test func authenticationRefreshesOnceThroughTheSameAPI() async throws {
+        let status: Status = try await Backend.api.get("status")
         #expect(status.healthy)
-        #expect(authTransport.recorder.count == 1)
-        #expect(transport.recorder.count == 2)
+        let sent = readmeAuthTransport.recorder.requests.map { "\($0.request.method.rawValue) \($0.request.url.path)" }
+        #expect(sent == ["GET /v1/status", "POST /v1/token/refresh", "GET /v1/status"])
+        #expect(readmeAuthTransport.recorder.requests[1].header("Authorization") == nil)
+        #expect(await Backend.auth.refreshCount == 1)
     }
 
     @Test func retryingAPIRetriesPosts() async throws {

@@ -82,15 +82,14 @@ import Testing
         #expect(badName?.caseName == "invalidRequest")
         let defaults = API(baseURL: testBase, headers: ["X-A": "line\nbreak"], transport: transport)
         #expect((await crudError { try await defaults.get("people") })?.caseName == "invalidRequest")
-        let adapted = API(
-            baseURL: testBase, transport: transport,
-            interceptors: [
+        let adapted = API(baseURL: testBase, transport: transport).with {
+            $0.middleware.insert(
                 .adapt { request in
                     var request = request
                     request.headers["Authorization"] = "Bearer x\r\n"
                     return request
-                }
-            ])
+                }, after: .retry)
+        }
         #expect((await crudError { try await adapted.get("people") })?.caseName == "invalidRequest")
         #expect(transport.recorder.count == 0)
     }

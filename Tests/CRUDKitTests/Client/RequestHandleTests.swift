@@ -78,11 +78,13 @@ extension NetworkTests {
             try server.start()
             defer { server.stop() }
             let (adapted, signal) = AsyncStream.makeStream(of: Void.self)
-            let spy = ClosureInterceptor(adapt: { request, _ in
+            let spy = ClosureMiddleware.adapt { request in
                 signal.yield()
                 return request
-            })
-            let api = API(baseURL: server.baseURL, transport: URLSessionTransport(), interceptors: [spy])
+            }
+            let api = API(baseURL: server.baseURL, transport: URLSessionTransport()).with {
+                $0.middleware.insert(spy, after: .retry)
+            }
 
             let handle = api.handle(for: Request<HTTPResponse>(.get, "people/1"), paused: true)
             for await _ in adapted { break }

@@ -77,7 +77,10 @@ private final class StuckRefresh: Sendable {
         defer { stuck.release() }
         // A refresh timeout far beyond any run, so only the callers' own deadlines can end them.
         let auth = TokenRefresher(token: "stale", refreshTimeout: 600) { _ in try await stuck.refresh() }
-        let api = API(baseURL: testBase, transport: Self.server(), interceptors: [auth]).with { $0.deadline = 0.5 }
+        let api = API(baseURL: testBase, transport: Self.server()).with {
+            $0.middleware.insert(auth, after: .retry)
+            $0.deadline = 0.5
+        }
         let started = ContinuousClock.now
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for index in 0..<100 { group.addTask { await crudError { try await api.get("people/\(index)") } } }
@@ -101,7 +104,7 @@ private final class StuckRefresh: Sendable {
         let (answered, answeredContinuation) = AsyncStream<Void>.makeStream()
         // Every request gets its 401 with the stale token, so every one of them goes on to wait for the refresh.
         let transport = Self.server(barrier: Gate(count: 100), answered: answeredContinuation)
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for index in 0..<100 { group.addTask { await crudError { try await api.get("people/\(index)") } } }
             var count = 0
@@ -138,7 +141,7 @@ private final class StuckRefresh: Sendable {
         }
         #expect(await auth.refreshTimeout == 1)
         let transport = Self.server()
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
 
         // Callers with no deadline of their own end with the refresh's timeout, in the retry and in adapt.
         let first = Task { await crudError { try await api.get("first") } }

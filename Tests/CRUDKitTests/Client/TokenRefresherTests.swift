@@ -42,7 +42,7 @@ actor Gate {
             return "fresh"
         }
         let transport = server(holding: 20)
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
         try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
             for index in 0..<20 { group.addTask { try await api.get("people/\(index)") } }
             for try await response in group { #expect(response.status == 200) }
@@ -63,7 +63,10 @@ actor Gate {
         }
         let transport = server(holding: 5)
         // Five separate requests must reach the server together, so identical reads are not coalesced here.
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth]).with { $0.coalescesReads = false }
+        let api = API(baseURL: testBase, transport: transport).with {
+            $0.middleware.insert(auth, after: .retry)
+            $0.coalescesReads = false
+        }
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for _ in 0..<5 { group.addTask { await crudError { try await api.get("me") } } }
             var errors: [CRUDError?] = []
@@ -75,20 +78,24 @@ actor Gate {
 
         // The same stale token is not refreshed again: the request fails as the refresh did.
         let later = server(holding: 1)
-        let again = API(baseURL: testBase, transport: later, interceptors: [auth])
+        let again = API(baseURL: testBase, transport: later).with { $0.middleware.insert(auth, after: .retry) }
         #expect((await crudError { try await again.get("me") })?.status == 400)
         #expect(later.recorder.count == 1)
         #expect(refreshes.withLock { $0 } == 1)
 
         // A new token from signing in allows refreshing again.
         await auth.setToken("signed-in")
-        let third = API(baseURL: testBase, transport: server(holding: 1), interceptors: [auth])
+        let third = API(baseURL: testBase, transport: server(holding: 1)).with {
+            $0.middleware.insert(auth, after: .retry)
+        }
         _ = await crudError { try await third.get("me") }
         #expect(refreshes.withLock { $0 } == 2)
 
         // A refresh that throws something other than a CRUDError leaves the original 401.
         let plain = TokenRefresher(token: "x") { _ in throw CancellationError() }
-        let fourth = API(baseURL: testBase, transport: server(holding: 1), interceptors: [plain])
+        let fourth = API(baseURL: testBase, transport: server(holding: 1)).with {
+            $0.middleware.insert(plain, after: .retry)
+        }
         #expect((await crudError { try await fourth.get("me") })?.status == 401)
     }
 
@@ -99,7 +106,7 @@ actor Gate {
             return "still-wrong"
         }
         let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 401))
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
         #expect((await crudError { try await api.get("me") })?.status == 401)
         #expect(transport.recorder.requests.map { $0.header("Authorization") } == ["Bearer a", "Bearer still-wrong"])
         #expect(refreshes.withLock { $0 } == 1)
@@ -111,12 +118,12 @@ actor Gate {
             request.recorded.header("Authorization") == "Token fresh"
                 ? .json(text: "{}") : .json(text: "{}", status: 401)
         }
-        let api = API(baseURL: testBase, transport: transport, interceptors: [auth])
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
         // A request built with the old token, sent after the token changed, is retried without a refresh.
         let old = HTTPRequest(method: .get, url: testBase, headers: ["Authorization": "Token stale"])
         _ = try await api.get("me")
         #expect(await auth.refreshCount == 1)
-        let context = InterceptorContext(api: api, attempt: 1, originalRequest: old)
+        let context = MiddlewareContext(api: api, request: old)
         let decision = await auth.retry(
             old, failedWith: .httpStatus(HTTPResponse(status: 401)), context: context)
         #expect(decision.delay == .zero)

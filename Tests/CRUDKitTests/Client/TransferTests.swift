@@ -14,14 +14,15 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport,
-                interceptors: [
-                    .adapt { request in
-                        var request = request
-                        request.headers["Authorization"] = "Bearer t"
-                        return request
-                    }
-                ],
-                retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), clock: ManualClock()))
+                retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), clock: ManualClock())
+        ).with {
+            $0.middleware.insert(
+                .adapt { request in
+                    var request = request
+                    request.headers["Authorization"] = "Bearer t"
+                    return request
+                }, after: .retry)
+        }
         let destination = FileManager.default.temporaryDirectory
             .appendingPathComponent("crudkit-client-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: destination) }

@@ -36,12 +36,12 @@ extension NetworkTests {
                 }
             }
 
-            guard case .transport(let underlying)? = error else {
+            guard case .transport(let failure)? = error else {
                 Issue.record("expected a transport error, got \(String(describing: error))")
                 return
             }
             #if canImport(FoundationNetworking)
-            #expect((underlying as? URLError)?.code == .badServerResponse)
+            #expect((failure.underlying as? URLError)?.code == .badServerResponse)
             #endif
         }
 

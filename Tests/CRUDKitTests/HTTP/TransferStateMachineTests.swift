@@ -40,8 +40,8 @@ import FoundationNetworking
         case .timedOut(.deadline(let seconds)): "deadline(\(seconds))"
         case .responseTooLarge(let limit): "tooLarge(\(limit))"
         case .tooManyRedirects(let limit): "tooManyRedirects(\(limit))"
-        case .transport(let underlying):
-            if let error = underlying as? URLError { "transport(\(error.code.rawValue))" } else { "transport" }
+        case .transport(let failure):
+            if let error = failure.underlying as? URLError { "transport(\(error.code.rawValue))" } else { "transport" }
         default: "\(error)"
         }
     }

@@ -95,11 +95,11 @@ import Testing
             $0.middleware.insert(.intercept("refuse") { _, _, _ in throw Refused() }, after: .validation)
         }
         let error = await #expect(throws: CRUDError.self) { try await api.get("people") as [Person] }
-        guard case .transport(let underlying) = error else {
+        guard case .transport(let failure) = error else {
             Issue.record("expected a transport error, got \(String(describing: error))")
             return
         }
-        #expect(underlying is Refused)
+        #expect(failure.underlying is Refused)
         #expect(stubs.recorder.count == 0)
     }
 

@@ -16,17 +16,17 @@ extension NetworkTests {
 
         private static func makeAPI(
             _ faults: FaultServer, timeout: TimeInterval = 20, retryPolicy: RetryPolicy = .none,
-            interceptors: [any Interceptor] = [], addsIdempotencyKeys: Bool = false
+            validator: ClosureMiddleware? = nil, addsIdempotencyKeys: Bool = false
         ) -> API {
             API(
                 configuration: APIConfiguration(
                     baseURL: faults.baseURL,
                     transport: URLSessionTransport(configuration: .init(maximumResponseSize: limit)),
-                    interceptors: interceptors,
                     retryPolicy: retryPolicy,
                     timeout: timeout,
                     addsIdempotencyKeys: addsIdempotencyKeys
-                ))
+                )
+            ).with { if let validator { $0.middleware.insert(validator, after: .validation) } }
         }
 
         /// Retries at once (1 ms apart, no jitter), at most 3 attempts.
@@ -63,12 +63,12 @@ extension NetworkTests {
 
             let error = await Self.crudError { try await api.get(path, as: FaultRecord.self) }
 
-            guard case .transport(let underlying) = error else {
+            guard case .transport(let failure) = error else {
                 Issue.record("expected CRUDError.transport, got \(String(describing: error))")
                 return
             }
             #if os(Linux)
-            #expect((underlying as? URLError)?.code == code, "\(underlying)")
+            #expect((failure.underlying as? URLError)?.code == code, "\(failure.underlying)")
             #endif
             #expect(faults.attempts("/\(path)") == 1, "not retried without a retry policy")
         }
@@ -222,12 +222,12 @@ extension NetworkTests {
                 var message: String
                 var description: String { message }
             }
-            let rejectErrorBodies = ClosureInterceptor.validate { response in
+            let rejectErrorBodies = ClosureMiddleware.validate { response in
                 if let json = try? JSON(data: response.body), case .string(let message) = json["error"] {
                     throw ServerSaidError(message: message)
                 }
             }
-            let api = Self.makeAPI(faults, interceptors: [rejectErrorBodies])
+            let api = Self.makeAPI(faults, validator: rejectErrorBodies)
 
             let error = await Self.crudError { try await api.get("error-on-200", as: FaultRecord.self) }
 
@@ -278,14 +278,14 @@ extension NetworkTests {
             let faults = try FaultServer()
             defer { faults.server.stop() }
             let lenient = Self.makeAPI(faults)
-            let requireJSON = ClosureInterceptor.validate { response in
+            let requireJSON = ClosureMiddleware.validate { response in
                 guard response.mediaType == "application/json" else {
                     throw CRUDError.validation(
                         message: "expected application/json, got \(response.mediaType ?? "nothing")", response: response
                     )
                 }
             }
-            let strict = Self.makeAPI(faults, interceptors: [requireJSON])
+            let strict = Self.makeAPI(faults, validator: requireJSON)
 
             #expect(try await lenient.get("text-json", as: FaultRecord.self) == FaultRecord(id: 7, name: "Ada"))
             let xml = await Self.crudError { try await lenient.get("xml", as: FaultRecord.self) }

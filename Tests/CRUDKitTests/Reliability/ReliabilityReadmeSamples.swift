@@ -9,23 +9,24 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: URL(string: "https://api.example.com/v1")!,
-                interceptors: [
-                    ClosureInterceptor.validate { response in
-                        guard response.mediaType == "application/json" else {
-                            throw CRUDError.validation(message: "expected JSON", response: response)
-                        }
-                    }
-                ],
                 retryPolicy: .standard,  // GET, HEAD, PUT, DELETE, and POSTs with an Idempotency-Key
                 redaction: Redaction(queryParameters: ["api_key"]),
                 addsIdempotencyKeys: true
-            ))
+            )
+        ).with {
+            $0.middleware.insert(
+                .validate { response in
+                    guard response.mediaType == "application/json" else {
+                        throw CRUDError.validation(message: "expected JSON", response: response)
+                    }
+                }, after: .validation)
+        }
         return api
     }
 
     @Test func strictAPIIsConfiguredAsDescribed() throws {
         let api = Self.strictAPI()
-        #expect(api.configuration.interceptors.count == 1)
+        #expect(api.configuration.middleware.names.filter { $0 == "validate" }.count == 1)
         #expect(api.configuration.addsIdempotencyKeys)
         let request = HTTPRequest(url: try #require(URL(string: "https://api.example.com/v1/x?api_key=k")))
         #expect(request.cURLDescription(redacting: api.configuration.redaction).contains("api_key=REDACTED"))

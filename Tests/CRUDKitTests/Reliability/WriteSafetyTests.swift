@@ -17,13 +17,16 @@ import Testing
     static let seed: UInt64 = 0x5EED_2026
 
     /// An API over `backend` that retries at once (no real waiting), up to 20 attempts.
-    private static func makeAPI(_ backend: InMemoryBackend, keys: Bool, interceptors: [any Interceptor] = []) -> API {
+    private static func makeAPI(
+        _ backend: InMemoryBackend, keys: Bool,
+        decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)? = nil
+    ) -> API {
         API(
             configuration: APIConfiguration(
                 baseURL: URL(string: "https://api.example.com/v1"),
                 transport: backend,
-                interceptors: interceptors,
-                retryPolicy: RetryPolicy(maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil),
+                retryPolicy: RetryPolicy(
+                    maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil, decide: decide),
                 addsIdempotencyKeys: keys,
                 clock: ManualClock()
             ))
@@ -94,10 +97,10 @@ import Testing
     /// a record again for every lost answer.
     @Test func retryingWithoutIdempotencyKeysDuplicatesRecords() async throws {
         let backend = Self.makeBackend()
-        let retryEverything = ClosureInterceptor.retry { _, _, context in
-            context.attempt < 20 ? .retryNow : .doNotRetry
+        let retryEverything: @Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision = {
+            _, _, context in context.attempt < 20 ? .retryNow : .doNotRetry
         }
-        let ledgers = Ledger.using(Self.makeAPI(backend, keys: false, interceptors: [retryEverything]))
+        let ledgers = Ledger.using(Self.makeAPI(backend, keys: false, decide: retryEverything))
 
         for index in 0..<200 {
             _ = try await ledgers.create(Ledger(title: "entry \(index)"))

@@ -31,13 +31,12 @@ import Testing
         form.append(name: "password", value: "form-s3cret")
 
         let refresher = TokenRefresher(token: "refresh-s3cret") { _ in "next-s3cret" }
-        let context = InterceptorContext(api: api, attempt: 1, originalRequest: request)
         let middlewareContext = MiddlewareContext(api: api, request: request)
 
         let values: [(String, any Sendable)] = [
             ("API", api), ("API", keyed), ("CookieJar", jar), ("URLSessionTransport", transport),
             ("MultipartForm", form),
-            ("TokenRefresher", refresher), ("InterceptorContext", context), ("MiddlewareContext", middlewareContext),
+            ("TokenRefresher", refresher), ("MiddlewareContext", middlewareContext),
             ("ResponseCache", ResponseCache()), ("api.example.com/v1/people", request),
             (
                 "answered 401",

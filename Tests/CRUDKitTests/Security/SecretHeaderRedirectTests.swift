@@ -34,8 +34,8 @@ extension NetworkTests {
             return API(
                 configuration: APIConfiguration(
                     baseURL: nil,
-                    interceptors: [refresher],
-                    redaction: Redaction(headers: ["X-Tenant-Secret"])))
+                    redaction: Redaction(headers: ["X-Tenant-Secret"]))
+            ).with { $0.middleware.insert(refresher, after: .retry) }
         }
 
         /// 302 GET, 307 GET and 307 POST, to another host (`localhost`) and to another port (a second server).

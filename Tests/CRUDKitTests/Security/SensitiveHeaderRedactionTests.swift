@@ -16,8 +16,9 @@ import Testing
         let refresher = TokenRefresher(token: Self.token, headerName: "X-Api-Access", scheme: "") { _ in "new" }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, interceptors: [refresher],
-                logHandler: { event in events.withLock { $0.append(event) } }))
+                baseURL: testBase, transport: transport,
+                logHandler: { event in events.withLock { $0.append(event) } })
+        ).with { $0.middleware.insert(refresher, after: .retry) }
 
         _ = try await api.get("people")
 

@@ -76,8 +76,8 @@ import Testing
         do {
             _ = try await call(stubs, .get, "/broken")
             Issue.record("expected a failure")
-        } catch let CRUDError.transport(underlying) {
-            #expect((underlying as? URLError)?.code == .badServerResponse)
+        } catch let CRUDError.transport(failure) {
+            #expect((failure.underlying as? URLError)?.code == .badServerResponse)
         }
         #expect(stubs.recorder.count == 2)
     }

@@ -2,11 +2,17 @@ import AsyncHTTPClient
 import CRUDKit
 import Foundation
 import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
 
 extension AsyncHTTPClientTransport {
     /// Maps an AsyncHTTPClient or NIO error to the ``CRUDKit/CRUDError`` a person can act on, as
-    /// ``CRUDKit/URLSessionTransport`` does: timeouts, cancellation, then every other failure as a transport error.
-    static func crudError(for error: any Error, idleTimeout: TimeInterval, deadline: TimeInterval?) -> CRUDError {
+    /// ``CRUDKit/URLSessionTransport`` does: timeouts, cancellation, a decompressed body past `maximumSize`, then
+    /// every other failure as a ``CRUDKit/CRUDError/transport(_:)`` with the same reason URLSession gives.
+    static func crudError(
+        for error: any Error, idleTimeout: TimeInterval, deadline: TimeInterval?, maximumSize: Int
+    ) -> CRUDError {
         if let error = error as? CRUDError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? HTTPClientError {
@@ -19,7 +25,59 @@ extension AsyncHTTPClientTransport {
             default: break
             }
         }
+        if let error = error as? NIOHTTPDecompression.DecompressionError, case .limit = error {
+            return .responseTooLarge(limit: maximumSize)
+        }
         if Task.isCancelled { return .cancelled }
-        return .transport(underlying: error)
+        return .transport(TransportFailure(reason(of: error), underlying: error))
+    }
+
+    /// The transport-neutral reason for an AsyncHTTPClient, NIO or NIOSSL error.
+    static func reason(of error: any Error) -> TransportFailure.Reason {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .remoteConnectionClosed: return .connectionLost
+            case .tlsHandshakeTimeout: return .tls
+            case .bodyLengthMismatch, .identityCodingIncorrectlyPresent, .chunkedSpecifiedMultipleTimes,
+                .contentLengthMissing, .invalidProxyResponse:
+                return .protocolViolation
+            default: return .other
+            }
+        case let error as ChannelError:
+            switch error {
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionLost
+            case .connectTimeout, .writeHostUnreachable: return .cannotConnect
+            default: return .other
+            }
+        case let error as IOError:
+            return reason(ofErrno: error.errnoCode)
+        case let error as NIOConnectionError:
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return .hostNotFound
+            }
+            return .cannotConnect
+        case is SocketAddressError.UnknownHost:
+            return .hostNotFound
+        case let error as HTTPParserError:
+            // The connection closed inside the head or the body: the server went away, it sent nothing invalid.
+            return error == .invalidEOFState ? .connectionLost : .protocolViolation
+        case is NIOHTTPDecompression.DecompressionError,
+            is NIOHTTPDecompression.ExtraDecompressionError:
+            return .protocolViolation
+        default:
+            // NIOSSL's errors (handshake, certificate), without importing NIOSSL for their types.
+            if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") { return .tls }
+            return .other
+        }
+    }
+
+    /// The reason for a socket call's `errno`.
+    private static func reason(ofErrno code: CInt) -> TransportFailure.Reason {
+        switch code {
+        case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN, EADDRNOTAVAIL: .cannotConnect
+        case ECONNRESET, EPIPE, ECONNABORTED, ENOTCONN, ESHUTDOWN: .connectionLost
+        default: .other
+        }
     }
 }

@@ -35,11 +35,18 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Parameter configuration: Connections per host, timeouts, size and redirect limits.
     public init(configuration: Configuration = Configuration()) {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        settings.timeout = .init(connect: .seconds(10), read: Self.amount(configuration.idleTimeout))
+        // No read timeout: AsyncHTTPClient's re-arms a timer on every part of every response; each exchange has one
+        // IdleWatchdog instead, which also covers an upload the server stops reading.
+        settings.timeout = .init(connect: .seconds(10), read: nil)
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnectionsPerHost))
-        settings.decompression = .disabled
+        // A refused connection fails at once with its cause (`.cannotConnect`), as through URLSession, instead of
+        // being retried until the connect timeout; CRUDKit's RetryPolicy retries it (nothing was sent).
+        settings.connectionPool.retryConnectionEstablishment = false
+        // gzip and deflate answers are asked for and decoded; the decoded bytes are bounded by the size limit, so a
+        // small body that inflates to gigabytes stops there (CRUDError.responseTooLarge).
+        settings.decompression = .enabled(limit: .size(max(0, configuration.maximumResponseSize)))
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         self.configuration = configuration
         self.ownsClient = true
@@ -47,10 +54,13 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Creates a transport over a client you own; the transport never shuts it down.
     ///
-    /// The client's own redirect following should be off: redirects are followed here, by CRUDKit's policy.
+    /// The client's own redirect following should be off: redirects are followed here, by CRUDKit's policy. Its
+    /// `decompression` setting decides whether answers are asked for compressed and decoded (with a limit of at
+    /// most `maximumResponseSize`, so a gzip bomb stops there).
     /// - Parameters:
     ///   - client: The client to send through, such as `HTTPClient.shared`.
-    ///   - configuration: Size and redirect limits and the deadline; the idle timeout is the client's.
+    ///   - configuration: Size and redirect limits, the idle timeout (the transport's watchdog, beside any read
+    ///     timeout of the client) and the deadline.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
@@ -133,36 +143,75 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends one request without following redirects.
+    /// Sends one request without following redirects, in a task of its own that its ``IdleWatchdog`` ends when
+    /// nothing moves (no byte of the upload taken, no part of the answer) for the idle timeout.
     func exchange(
         _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
         destination: URL?, appending: FileAppend? = nil
+    ) async throws -> HTTPResponse {
+        let idle = request.timeout ?? configuration.idleTimeout
+        let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), eventLoop: client.eventLoopGroup.any())
+        let task = Task {
+            try await IdleWatchdog.$current.withValue(watchdog) {
+                try await self.exchangeOnce(
+                    request, deadline: deadline, limit: limit, observer: observer, destination: destination,
+                    appending: appending, watchdog: watchdog)
+            }
+        }
+        watchdog.arm { task.cancel() }
+        defer { watchdog.disarm() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            if watchdog.fired { throw CRUDError.timedOut(.idle(idle)) }
+            throw error
+        }
+    }
+
+    /// Sends one request without following redirects, stamping `watchdog` as the upload and the answer move.
+    private func exchangeOnce(
+        _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
+        destination: URL?, appending: FileAppend?, watchdog: IdleWatchdog
     ) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headers.count + 2)
         var hasUserAgent = false
         var hasCookie = false
+        var hasAcceptEncoding = false
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
             if Self.nameIs(field.name, "user-agent") { hasUserAgent = true }
             if Self.nameIs(field.name, "cookie") { hasCookie = true }
+            if Self.nameIs(field.name, "accept-encoding") { hasAcceptEncoding = true }
         }
         if !hasUserAgent {
             outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
         }
+        // A body bound for a file is asked for as it is stored, so its bytes (and a resumed range) are the
+        // server's; an answer held in memory is asked for compressed (AsyncHTTPClient's decompressor adds
+        // `Accept-Encoding: deflate, gzip` to a request without one).
+        if !hasAcceptEncoding && (destination != nil || appending != nil) {
+            outgoing.headers.add(name: "Accept-Encoding", value: "identity")
+        }
         if !hasCookie, let cookie = cookies.cookieHeader(for: request.url) {
             outgoing.headers.add(name: "Cookie", value: cookie)
         }
-        outgoing.body = try Self.body(request.body, upload: observer.upload)
+        outgoing.body = try Self.body(request.body, upload: observer.upload, watchdog: watchdog)
         do {
             try Task.checkCancellation()
             let answer = try await client.execute(outgoing, deadline: deadline)
+            watchdog.stamp()
             // One pass over the response's fields: copied, and the three the transport reads picked out.
             var headers = CRUDKit.HTTPHeaders()
             var setCookies: [String] = []
             var contentLength: String?
             var contentRange: String?
+            var encoded = false
             for (name, value) in answer.headers {
                 headers.add(name: name, value: value)
                 if Self.nameIs(name, "set-cookie") {
@@ -171,6 +220,8 @@ public final class AsyncHTTPClientTransport: Transport {
                     contentLength = value
                 } else if contentRange == nil, Self.nameIs(name, "content-range") {
                     contentRange = value
+                } else if Self.nameIs(name, "content-encoding") {
+                    encoded = encoded || !Self.nameIs(value, "identity")
                 }
             }
             if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
@@ -190,7 +241,9 @@ public final class AsyncHTTPClientTransport: Transport {
                 deadline: deadline.uptimeNanoseconds, limit: limit,
                 reportsProgress: observer.download != nil)
             let head = machine.receivedHead(
-                status: status, contentLength: contentLength.flatMap(Int64.init), contentRange: contentRange,
+                // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
+                status: status, contentLength: encoded ? nil : contentLength.flatMap(Int64.init),
+                contentRange: contentRange,
                 now: NIODeadline.now().uptimeNanoseconds)
             let idle = request.timeout ?? configuration.idleTimeout
             let body: Data
@@ -213,7 +266,9 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         } catch {
-            throw Self.crudError(for: error, idleTimeout: request.timeout ?? configuration.idleTimeout, deadline: limit)
+            throw Self.crudError(
+                for: error, idleTimeout: request.timeout ?? configuration.idleTimeout, deadline: limit,
+                maximumSize: configuration.maximumResponseSize)
         }
     }
 
@@ -223,9 +278,12 @@ public final class AsyncHTTPClientTransport: Transport {
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
         observer: (@Sendable (TransferProgress) -> Void)?, consume: (ByteBuffer) throws -> Void
     ) async throws -> TransferProgress? {
+        let watchdog = IdleWatchdog.current
         do {
             for try await piece in body {
-                switch machine.receivedPiece(count: piece.readableBytes, now: NIODeadline.now().uptimeNanoseconds) {
+                let now = NIODeadline.now().uptimeNanoseconds
+                watchdog?.stamp(now)
+                switch machine.receivedPiece(count: piece.readableBytes, now: now) {
                 case .keep(let progress), .write(let progress):
                     try consume(piece)
                     if let progress { observer?(progress) }
@@ -236,7 +294,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 }
             }
         } catch {
-            let mapped = crudError(for: error, idleTimeout: idleTimeout, deadline: machine.limit)
+            let mapped = crudError(
+                for: error, idleTimeout: idleTimeout, deadline: machine.limit, maximumSize: machine.maximumBodySize)
             if case .fail(let failure) = machine.failed(mapped) { throw failure }
             throw mapped
         }
@@ -287,15 +346,18 @@ public final class AsyncHTTPClientTransport: Transport {
         if let final { observer?(final) }
     }
 
-    /// The request body for AsyncHTTPClient: bytes in memory, or a file streamed in pieces.
+    /// The request body for AsyncHTTPClient: bytes in memory (up to 64 KiB at once, larger ones in pieces that
+    /// stamp `watchdog` as AsyncHTTPClient takes them), or a file streamed in pieces.
     static func body(
-        _ body: HTTPBody, upload: (@Sendable (TransferProgress) -> Void)? = nil
+        _ body: HTTPBody, upload: (@Sendable (TransferProgress) -> Void)? = nil, watchdog: IdleWatchdog? = nil
     ) throws -> HTTPClientRequest.Body? {
         switch body {
         case .none: return nil
         case .data(let data):
-            guard let upload else { return .bytes(ByteBuffer(bytes: data)) }
-            return .stream(ReportingChunks(source: .data(data), observer: upload), length: .known(Int64(data.count)))
+            if upload == nil && data.count <= ReportingChunks.pieceSize { return .bytes(ByteBuffer(bytes: data)) }
+            return .stream(
+                ReportingChunks(source: .data(data), observer: upload, watchdog: watchdog),
+                length: .known(Int64(data.count)))
         case .file(let url):
             let size: Int64
             do {
@@ -304,7 +366,9 @@ public final class AsyncHTTPClientTransport: Transport {
             } catch {
                 throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read")
             }
-            return .stream(ReportingChunks(source: .file(url), size: size, observer: upload), length: .known(size))
+            return .stream(
+                ReportingChunks(source: .file(url), size: size, observer: upload, watchdog: watchdog),
+                length: .known(size))
         }
     }
 
@@ -320,6 +384,12 @@ public final class AsyncHTTPClientTransport: Transport {
         return true
     }
 
+    /// `seconds` in nanoseconds, at least one millisecond and at most a year.
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+        guard seconds.isFinite else { return 86_400 * 365 * 1_000_000_000 }
+        return UInt64(max(0.001, min(seconds, 86_400 * 365)) * 1e9)
+    }
+
     /// `seconds` as a NIO time amount, at least one millisecond.
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
         .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
@@ -327,9 +397,12 @@ public final class AsyncHTTPClientTransport: Transport {
 }
 
 /// A request body in 64 KB pieces (bytes in memory, or a file read as the pieces are asked for), reporting the
-/// bytes handed to AsyncHTTPClient through a throttled observer.
+/// bytes handed to AsyncHTTPClient through a throttled observer and stamping the exchange's watchdog as each piece
+/// is taken (AsyncHTTPClient asks for the next piece only when the connection has room for it).
 struct ReportingChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
+    /// The size of a piece.
+    static let pieceSize = 64 << 10
     enum Source: Sendable {
         case data(Data)
         case file(URL)
@@ -337,30 +410,38 @@ struct ReportingChunks: AsyncSequence, Sendable {
     let source: Source
     let size: Int64
     let observer: (@Sendable (TransferProgress) -> Void)?
+    let watchdog: IdleWatchdog?
 
-    init(source: Source, size: Int64? = nil, observer: (@Sendable (TransferProgress) -> Void)?) {
+    init(
+        source: Source, size: Int64? = nil, observer: (@Sendable (TransferProgress) -> Void)?,
+        watchdog: IdleWatchdog? = nil
+    ) {
         self.source = source
         if case .data(let data) = source { self.size = Int64(data.count) } else { self.size = size ?? 0 }
         self.observer = observer
+        self.watchdog = watchdog
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let source: Source
         let handle: FileHandle?
+        let watchdog: IdleWatchdog?
         var offset = 0
         var reporter: ProgressReporter
 
         mutating func next() async throws -> ByteBuffer? {
+            watchdog?.stamp()
             let piece: Data
             switch source {
             case .data(let data):
                 piece = data.subdata(
-                    in: data.startIndex + offset..<data.startIndex + Swift.min(data.count, offset + (64 << 10)))
+                    in: data.startIndex + offset..<data.startIndex
+                        + Swift.min(data.count, offset + ReportingChunks.pieceSize))
             case .file(let url):
                 guard let handle else {
                     throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read")
                 }
-                piece = try handle.read(upToCount: 64 << 10) ?? Data()
+                piece = try handle.read(upToCount: ReportingChunks.pieceSize) ?? Data()
             }
             guard !piece.isEmpty else {
                 try? handle?.close()
@@ -377,7 +458,8 @@ struct ReportingChunks: AsyncSequence, Sendable {
         var handle: FileHandle?
         if case .file(let url) = source { handle = try? FileHandle(forReadingFrom: url) }
         return AsyncIterator(
-            source: source, handle: handle, reporter: ProgressReporter(expected: size, observer: observer))
+            source: source, handle: handle, watchdog: watchdog,
+            reporter: ProgressReporter(expected: size, observer: observer))
     }
 }
 

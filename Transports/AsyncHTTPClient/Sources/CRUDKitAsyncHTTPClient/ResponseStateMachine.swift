@@ -93,7 +93,10 @@ struct ResponseStateMachine {
             if status == 206, offset > 0 {
                 let range = contentRange ?? ""
                 guard Self.firstByte(of: range) == rangeStart ?? offset else {
-                    return fail(.transport(underlying: HTTPClientError.invalidHeaderFieldValues([range])))
+                    return fail(
+                        .transport(
+                            TransportFailure(
+                                .protocolViolation, underlying: HTTPClientError.invalidHeaderFieldValues([range]))))
                 }
                 base = offset
             }

@@ -1,7 +1,8 @@
 // Requests per second of `api.get` over AsyncHTTPClientTransport beside raw AsyncHTTPClient and raw URLSession,
 // against one loopback server (nginx when Benchmarks/nginx/start-nginx.sh can start it, else CRUDKitTesting's
 // LoopbackServer), sequentially and with 64 in flight, all in one run. Every client decodes the same small JSON
-// answer into the same struct, so each figure is "a typed value per request".
+// answer into the same struct, so each figure is "a typed value per request". Each client runs alone in its turn
+// of a round, the turns shuffled every round; a figure is the median of the rounds (at least 7), with the range.
 //
 //   swift run -c release crudkit-ahc-benchmarks [--smoke]
 //
@@ -129,6 +130,21 @@ enum AHCBenchmarks {
             return
         }
 
+        if let spec = ProcessInfo.processInfo.environment["AHC_BENCH_CALLS"] {
+            // For an instruction counter (valgrind --tool=callgrind): `<client>,<requests>[,<in flight>]` sends that
+            // many requests with one client after 50 to warm up, and nothing else; two runs with different counts
+            // give the cost of one request as their difference.
+            let parts = spec.split(separator: ",").compactMap { Int($0) }
+            if parts.count >= 2, clients.indices.contains(parts[0]) {
+                let send = clients[parts[0]].send
+                for _ in 0..<50 { try await send() }
+                let inFlight = parts.count > 2 ? max(1, parts[2]) : 1
+                _ = try await roundRates([send], rounds: 1, inFlight: inFlight, total: parts[1])
+            }
+            try await shutDown()
+            return
+        }
+
         if let only = ProcessInfo.processInfo.environment["AHC_BENCH_AB"].flatMap(Int.init), only > 0 {
             // For an A/B comparison between builds: raw AsyncHTTPClient and api.get over it only, interleaved as in
             // a full run, `only` rounds at 64 in flight; prints the two rates and their ratio.
@@ -153,19 +169,26 @@ enum AHCBenchmarks {
         }
 
         var allMet = true
-        let sequential = try await sequentialRates(clients.map(\.send), requests: smoke ? 20 : 4_000)
-        let parallel = try await concurrentRates(clients.map(\.send), rounds: smoke ? 1 : 7, total: smoke ? 128 : 6_400)
-        for (title, rates, versusURLSession) in [("sequential", sequential, 2.0), ("64 in flight", parallel, 3.5)] {
-            print("GET, \(title):")
+        let rounds = Int(ProcessInfo.processInfo.environment["AHC_BENCH_ROUNDS"] ?? "") ?? 9
+        let sequential = try await roundRates(
+            clients.map(\.send), rounds: smoke ? 1 : max(7, rounds), inFlight: 1, total: smoke ? 20 : 2_000)
+        let parallel = try await roundRates(
+            clients.map(\.send), rounds: smoke ? 1 : max(7, rounds), inFlight: 64, total: smoke ? 128 : 6_400)
+        for (title, rounds) in [("sequential", sequential), ("64 in flight", parallel)] {
+            print("GET, \(title) (median of \(rounds[0].count) rounds, [lowest–highest]):")
             for (index, client) in clients.enumerated() {
-                print("  \(client.name): \(Int(rates[index].rounded())) req/s")
+                let sorted = rounds[index].sorted()
+                print(
+                    "  \(client.name): \(Int(median(sorted).rounded())) req/s"
+                        + " [\(Int(sorted[0].rounded()))–\(Int(sorted[sorted.count - 1].rounded()))]")
             }
-            allMet = compare("api.get over AHC", rates[2], "raw AHC", rates[1], target: 0.9) && allMet
+            allMet = compare("api.get over AHC", rounds[2], "raw AHC", rounds[1], target: 0.95) && allMet
             allMet =
-                compare("api.get over AHC", rates[2], "raw URLSession", rates[0], target: versusURLSession) && allMet
-            _ = compare("raw AHC", rates[1], "raw URLSession", rates[0], target: nil)
-            _ = compare("api.get over URLSessionTransport", rates[3], "raw URLSession", rates[0], target: nil)
-            _ = compare("api.get over AHC", rates[2], "raw AHC with the same read timeout", rates[4], target: nil)
+                compare("api.get over URLSessionTransport", rounds[3], "raw URLSession", rounds[0], target: 0.95)
+                && allMet
+            _ = compare("api.get over AHC", rounds[2], "raw URLSession", rounds[0], target: nil)
+            _ = compare("raw AHC", rounds[1], "raw URLSession", rounds[0], target: nil)
+            _ = compare("api.get over AHC", rounds[2], "raw AHC with a 60 s read timeout", rounds[4], target: nil)
         }
 
         try await shutDown()
@@ -177,6 +200,31 @@ enum AHCBenchmarks {
     }
 
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// Every round runs each client alone, one after another in an order shuffled every round, for `total` requests
+    /// with `inFlight` workers each sending one after another; each client's requests per second in every round.
+    static func roundRates(
+        _ clients: [Client], rounds: Int, inFlight: Int, total: Int
+    ) async throws -> [[Double]] {
+        var figures: [[Double]] = Array(repeating: [], count: clients.count)
+        var order = Array(clients.indices)
+        for _ in 0..<rounds {
+            order.shuffle()
+            for index in order {
+                let send = clients[index]
+                let perWorker = max(1, total / inFlight)
+                let start = now()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<inFlight { group.addTask { for _ in 0..<perWorker { try await send() } } }
+                    try await group.waitForAll()
+                }
+                figures[index].append(Double(perWorker * inFlight) / (Double(now() - start) / 1e9))
+            }
+        }
+        return figures
+    }
 
     /// Sequential: the clients take turns request by request in a shuffled order, so the machine's drift lands on
     /// all alike; each client's rate is its request count over its own summed time.
@@ -234,16 +282,18 @@ enum AHCBenchmarks {
         return (figures.map { $0.sorted()[$0.count / 2] }, cpu.map { $0.sorted()[$0.count / 2] })
     }
 
-    /// Prints one ratio line; whether the target (a minimum ratio) is met.
+    /// Prints one ratio line: the ratio of the medians, and the range of the per-round ratios (the two clients of one
+    /// round ran minutes apart at most); whether the target (a minimum ratio of the medians) is met.
     static func compare(
-        _ name: String, _ rate: Double, _ baselineName: String, _ baseline: Double, target: Double?
-    )
-        -> Bool
-    {
-        let ratio = rate / baseline
+        _ name: String, _ rates: [Double], _ baselineName: String, _ baselines: [Double], target: Double?
+    ) -> Bool {
+        let ratio = median(rates) / median(baselines)
+        let perRound = zip(rates, baselines).map { $0 / $1 }.sorted()
         let met = target.map { ratio >= $0 } ?? true
         let verdict = target.map { met ? "target ≥ \($0)× met" : "MISSED target ≥ \($0)×" } ?? "no target"
-        print("  \(name) / \(baselineName): \(String(format: "%.2f", ratio))× (\(verdict))")
+        print(
+            "  \(name) / \(baselineName): \(String(format: "%.2f", ratio))×"
+                + " (per round \(String(format: "%.2f–%.2f", perRound[0], perRound[perRound.count - 1]))×; \(verdict))")
         return met
     }
 }

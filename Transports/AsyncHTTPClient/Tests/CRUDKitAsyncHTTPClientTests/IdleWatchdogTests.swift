@@ -1,0 +1,84 @@
+import CRUDKit
+import CRUDKitAsyncHTTPClient
+import CRUDKitTesting
+import Foundation
+import Testing
+
+/// The adapter's idle timeout: one watchdog per request that every piece stamps, ending a stalled exchange and
+/// re-arming for the time left while pieces keep coming.
+@Suite(.timeLimit(.minutes(1))) struct IdleWatchdogTests {
+    /// A body whose pieces come 0.3 s apart for 2.4 s in all is never idle for 1 s: the watchdog, armed once, fires
+    /// after 1 s, finds a recent stamp and re-arms for the rest, again and again.
+    @Test func aBodyThatKeepsComingOutlivesTheIdleTimeout() async throws {
+        let chunks = Array(repeating: Data("x".utf8), count: 8)
+        let server = LoopbackServer(synchronousHandler: { _ in
+            .stream(LoopbackStream(chunks: chunks, delay: 0.3, declaresLength: false))
+        })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 1))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("trickle")))
+        #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: 8))
+        #expect(clock.now - started >= .seconds(2), "the body came faster than the test assumes")
+        try await transport.shutdown()
+    }
+
+    /// A body that stops after its first piece ends with the idle timeout, not with the (much later) deadline.
+    @Test func aBodyThatStopsEndsWithTheIdleTimeout() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in
+            .download(LoopbackDownload(length: 1 << 20, stallAfter: 1_000))
+        })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 1))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = await #expect(throws: CRUDError.self) {
+            try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("stall")))
+        }
+        guard case .timedOut(.idle(1))? = error else {
+            Issue.record("expected timedOut(.idle(1)), got \(String(describing: error))")
+            return
+        }
+        #expect(clock.now - started < .seconds(10))
+        try await transport.shutdown()
+    }
+
+    /// A request's own timeout is its idle time.
+    @Test func aRequestsOwnTimeoutIsItsIdleTime() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in .fault(.neverAnswer) })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 30))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = await #expect(throws: CRUDError.self) {
+            try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("x"), timeout: 0.5))
+        }
+        guard case .timedOut(.idle(0.5))? = error else {
+            Issue.record("expected timedOut(.idle(0.5)), got \(String(describing: error))")
+            return
+        }
+        #expect(clock.now - started < .seconds(10))
+        try await transport.shutdown()
+    }
+
+    /// Cancelling the caller's task still ends the request as cancelled, not as a timeout.
+    @Test func cancellingTheCallerIsACancellation() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in .fault(.neverAnswer) })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 30))
+        let request = HTTPRequest(url: server.baseURL.appendingPathComponent("x"))
+        let task = Task { try await transport.send(request) }
+        let clock = ContinuousClock()
+        let limit = clock.now.advanced(by: .seconds(10))
+        while server.connectionsAccepted == 0 && clock.now < limit { await Task.yield() }
+        task.cancel()
+        let error = await #expect(throws: CRUDError.self) { try await task.value }
+        #expect(error?.isCancelled == true, "\(String(describing: error))")
+        try await transport.shutdown()
+    }
+}
