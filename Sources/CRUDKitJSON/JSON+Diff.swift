@@ -7,7 +7,7 @@ extension JSON {
     /// `clearsRemovedKeys` is `true` (the default, RFC 7396's removal), `null` for the keys this value no longer has.
     /// With `false` a key this value does not have is left out of the patch (the server keeps it, as
     /// ``JSONAttribute/absent`` means), and only a key set to `null` clears a field: what
-    /// ``JSONAttributable/jsonValue`` diffs need, whose `.absent` attributes are left out of the object. Nested
+    /// `JSONAttributable.jsonValue` diffs need, whose `.absent` attributes are left out of the object. Nested
     /// objects are diffed member by member when `recursive` is `true` (the default, as RFC 7396 intends) and sent
     /// whole otherwise; arrays are always sent whole. When either side is not an object the patch is this value
     /// itself. An unchanged object gives `{}`.
