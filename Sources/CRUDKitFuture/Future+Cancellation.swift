@@ -1,6 +1,13 @@
 import CRUDKitCore
 
-extension Future {
+/// A future as seen by the futures derived from it: something whose interest a cancelled derived future withdraws.
+@usableFromInline
+protocol FutureInterest: AnyObject, Sendable {
+    /// Takes back the interest of one observer; see ``Future/withdrawInterest()``.
+    func withdrawInterest()
+}
+
+extension Future: FutureInterest {
     /// Completes the future with ``CRUDError/cancelled`` if it is still pending, and stops the work behind it.
     ///
     /// Cancelling runs the handlers its producer registered with ``Promise/onCancel(_:)`` (the HTTP layer

@@ -22,9 +22,11 @@ extension Future {
                 result: result.flatMap { value in Result { try transform(value) } },
                 callbackQueue: callbackQueue)
         }
-        return derive { result, derived in
+        let derived: Future<NewValue> = makeDerived()
+        observe { result in
             derived.complete(with: result.flatMap { value in Result { try transform(value) } })
         }
+        return derived
     }
 
     /// A future that continues with the future `transform` makes from the value; a failure passes through.
@@ -40,7 +42,8 @@ extension Future {
     public func flatMap<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
-        derive { result, derived in
+        let derived: Future<NewValue> = makeDerived()
+        observe { result in
             switch result {
             case .failure(let error):
                 derived.complete(with: .failure(error))
@@ -52,6 +55,7 @@ extension Future {
                 }
             }
         }
+        return derived
     }
 
     /// A future whose error is replaced by `transform`'s; a value passes through unchanged.
@@ -63,9 +67,9 @@ extension Future {
     /// - Returns: A future with the same value or the transformed error.
     @inlinable
     public func mapError(_ transform: @escaping @Sendable (any Error) -> any Error) -> Future<Value> {
-        derive { result, derived in
-            derived.complete(with: result.mapError { transform($0) })
-        }
+        let derived: Future<Value> = makeDerived()
+        observe { result in derived.complete(with: result.mapError { transform($0) }) }
+        return derived
     }
 
     /// A future that succeeds with `transform`'s value when this one fails; a value passes through.
@@ -77,9 +81,11 @@ extension Future {
     /// - Returns: A future that succeeds unless `transform` throws.
     @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Value) -> Future<Value> {
-        derive { result, derived in
+        let derived: Future<Value> = makeDerived()
+        observe { result in
             derived.complete(with: result.flatMapError { error in Result { try transform(error) } })
         }
+        return derived
     }
 
     /// A future that continues with the future `transform` makes when this one fails; a value passes through.
@@ -91,7 +97,8 @@ extension Future {
     /// - Returns: A future with this future's value or the fallback's outcome.
     @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Future<Value>) -> Future<Value> {
-        derive { result, derived in
+        let derived: Future<Value> = makeDerived()
+        observe { result in
             switch result {
             case .success:
                 derived.complete(with: result)
@@ -103,6 +110,7 @@ extension Future {
                 }
             }
         }
+        return derived
     }
 
     /// A future of both values once both futures succeed; it fails with the first failure of either.
@@ -149,17 +157,14 @@ extension Future {
 
     // MARK: - Plumbing
 
-    /// A new pending future, completed by `body` when this one completes; cancelling it withdraws its
-    /// interest from this future.
+    /// A new pending future with this future's callback queue; cancelling it withdraws its interest from this
+    /// future. The caller then observes this future (one closure: the observer) to complete it.
+    ///
+    /// Nothing else holds the new future until the caller returns it, so it cannot be cancelled before the
+    /// caller's observer, and with it the interest that cancelling withdraws, is registered.
     @inlinable
-    func derive<NewValue>(
-        _ body: @escaping @Sendable (Outcome, Future<NewValue>) -> Void
-    ) -> Future<NewValue> {
-        let derived = Future<NewValue>(callbackQueue: callbackQueue)
-        observe { body($0, derived) }
-        // Registered after `observe` so that our interest is counted before it can be withdrawn.
-        derived.addCancelHandler { self.withdrawInterest() }
-        return derived
+    func makeDerived<NewValue>() -> Future<NewValue> {
+        Future<NewValue>(callbackQueue: callbackQueue, upstream: self)
     }
 
     /// Completes this future as `upstream` completes; cancelling this one withdraws its interest from `upstream`.

@@ -66,7 +66,7 @@ extension Future {
     func awaitResult() async -> Outcome {
         let waiter = Waiter()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 waiter.start(continuation)
                 // Observed even by a task cancelled already, so that its interest is counted and withdrawn like
                 // any other: the future is cancelled when no one else observes it.
@@ -80,11 +80,15 @@ extension Future {
 
     /// One `await` of the future: resumes its continuation exactly once, with the outcome or, when its task is
     /// cancelled first, with ``CRUDError/cancelled``; says when the wait's interest must be withdrawn (once, and
-    /// only after it was registered). Its state sits behind its one lock.
+    /// only after it was registered). Its state sits behind its one lock; copies share it.
+    ///
+    /// The lock's exactly-once bookkeeping is what makes the unchecked continuation safe: each path takes the
+    /// continuation out under the lock before resuming it, so it is resumed exactly once. One allocation (the
+    /// lock's storage) and no checked-continuation canary.
     @usableFromInline
-    final class Waiter: Sendable {
+    struct Waiter: Sendable {
         struct State {
-            var continuation: CheckedContinuation<Outcome, Never>?
+            var continuation: UnsafeContinuation<Outcome, Never>?
             var isCancelled = false
             var isRegistered = false
             var isDone = false
@@ -95,7 +99,7 @@ extension Future {
         @usableFromInline init() {}
 
         /// Keeps `continuation`, or resumes it with the cancellation when the task was cancelled already.
-        func start(_ continuation: CheckedContinuation<Outcome, Never>) {
+        func start(_ continuation: UnsafeContinuation<Outcome, Never>) {
             let cancelled = state.withLock { state -> Bool in
                 if state.isCancelled {
                     state.isDone = true
@@ -118,7 +122,7 @@ extension Future {
 
         /// Resumes the wait with `outcome`, unless cancellation resumed it first.
         func finish(with outcome: Outcome) {
-            let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            let continuation = state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
                 state.isDone = true
                 defer { state.continuation = nil }
                 return state.continuation
@@ -130,7 +134,7 @@ extension Future {
         /// registered and must be withdrawn now (else ``registered()`` says so later).
         func cancel() -> Bool {
             let (continuation, withdraw) = state.withLock {
-                state -> (CheckedContinuation<Outcome, Never>?, Bool) in
+                state -> (UnsafeContinuation<Outcome, Never>?, Bool) in
                 guard !state.isCancelled else { return (nil, false) }
                 state.isCancelled = true
                 let taken = state.isDone ? nil : state.continuation

@@ -40,6 +40,18 @@ public final class Future<Value: Sendable>: Sendable {
         self.state = Locked(State())
     }
 
+    /// Creates a pending future derived from `upstream`: cancelling it withdraws its interest from `upstream`.
+    ///
+    /// The upstream is kept in the state rather than in a cancellation closure, so a derived future costs no
+    /// closure and no extra lock; it is released when the future completes.
+    @inlinable
+    init(callbackQueue: DispatchQueue?, upstream: any FutureInterest) {
+        self.callbackQueue = callbackQueue
+        var state = State()
+        state.upstream = upstream
+        self.state = Locked(state)
+    }
+
     /// Creates a future that has already completed with `result`.
     /// - Parameters:
     ///   - result: The outcome.
@@ -96,40 +108,50 @@ public final class Future<Value: Sendable>: Sendable {
     /// cancel in bounded stack. The outermost completion returns once all of them have been handed out.
     @inlinable @discardableResult
     func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
-        let taken: (observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>)? = state.withLock {
-            state in
-            guard state.result == nil else { return nil }
-            state.result = result
-            state.wasCancelled = cancelled
-            let observers = state.observers
-            let handlers = state.cancelHandlers
-            state.observers = .none
-            state.cancelHandlers = .none
-            state.isDelivering = !observers.isEmpty
-            return (observers, handlers)
-        }
+        let taken:
+            (
+                observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>,
+                upstream: (any FutureInterest)?
+            )? = state.withLock { state in
+                guard state.result == nil else { return nil }
+                state.result = result
+                state.wasCancelled = cancelled
+                let observers = state.observers
+                let handlers = state.cancelHandlers
+                let upstream = state.upstream
+                state.observers = .none
+                state.cancelHandlers = .none
+                state.upstream = nil
+                state.isDelivering = !observers.isEmpty
+                return (observers, handlers, upstream)
+            }
         guard let taken else { return false }
-        let runsHandlers = cancelled && !taken.handlers.isEmpty
+        let upstream = cancelled ? taken.upstream : nil
+        let runsHandlers = cancelled && (!taken.handlers.isEmpty || upstream != nil)
         if !runsHandlers && taken.observers.isEmpty { return true }
+        let handlers = runsHandlers ? taken.handlers : .none
         // At once, with no allocation, unless this thread is already that many completions deep (a long chain
         // of derived futures, or of upstream futures cancelled in turn): then after the outermost one, so the
         // stack stays bounded.
         if let trampoline = CompletionTrampoline.enter() {
-            hand(result, to: taken.observers, handlers: runsHandlers ? taken.handlers : .none)
+            hand(result, to: taken.observers, upstream: upstream, handlers: handlers)
             trampoline.leave()
         } else {
             CompletionTrampoline.enqueue {
-                self.hand(result, to: taken.observers, handlers: runsHandlers ? taken.handlers : .none)
+                self.hand(result, to: taken.observers, upstream: upstream, handlers: handlers)
             }
         }
         return true
     }
 
-    /// Runs the cancellation `handlers`, then hands `result` to `observers`: the work of one completion.
+    /// Withdraws the interest in `upstream` and runs the cancellation `handlers` (both only on cancellation),
+    /// then hands `result` to `observers`: the work of one completion.
     @inlinable
     func hand(
-        _ result: Outcome, to observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>
+        _ result: Outcome, to observers: SmallList<Observer>, upstream: (any FutureInterest)?,
+        handlers: SmallList<@Sendable () -> Void>
     ) {
+        upstream?.withdrawInterest()
         handlers.forEach { $0() }
         if !observers.isEmpty {
             deliver(observers, result)
@@ -186,6 +208,9 @@ public final class Future<Value: Sendable>: Sendable {
         @usableFromInline var result: Outcome?
         /// Callbacks waiting for the outcome, in registration order.
         @usableFromInline package var observers: SmallList<Observer> = .none
+        /// The future this one was derived from: ``Future/cancel()`` withdraws its interest there, before the
+        /// `cancelHandlers` run; released on any completion.
+        @usableFromInline var upstream: (any FutureInterest)?
         /// Run by ``Future/cancel()`` while the future is pending; dropped on any other completion.
         @usableFromInline package var cancelHandlers: SmallList<@Sendable () -> Void> = .none
         /// How many observers and derived futures have registered; see ``Future/withdrawInterest()``.

@@ -17,7 +17,8 @@ import Foundation
 /// `Content-Range: bytes (first+kept)-last/<the origin's total>` (and a `Content-Length`, if any, that matches).
 /// Another validator (or a weak or missing one), or any status but `206`, starts over with the caller's request
 /// unchanged (a `200` to a read the caller sent without `Range` is itself the new start); a `206` with the same
-/// validator but other bytes fails with ``CRUDError/transport(underlying:)`` saying what was asked and answered. A reassembled body keeps the origin's status and `Content-Range`: a `206`
+/// validator but other bytes fails with ``CRUDError/transport(_:)`` (a ``TransportFailure/Reason/protocolViolation``)
+/// saying what was asked and answered. A reassembled body keeps the origin's status and `Content-Range`: a `206`
 /// stays a `206`, a `200` a `200`; an answer that was never continued reaches the caller as the server sent it.
 package struct ResumeStateMachine: Sendable {
     /// Where the handle or download is.
@@ -266,7 +267,7 @@ package struct ResumeStateMachine: Sendable {
                 return .accept
             }
             // The same representation, but not the bytes asked for: a broken server, whose bytes are not appended.
-            abort = .transport(underlying: ResumeMismatch(reason))
+            abort = .transport(TransportFailure(.protocolViolation, underlying: ResumeMismatch(reason)))
         } else if head.status == 200, !callerRange {
             // The whole body again (the resource changed, or the server ignored the range): it is the new origin,
             // written from byte 0.
@@ -320,10 +321,9 @@ package struct ResumeStateMachine: Sendable {
             }
             guard continued, let origin else { return .finish(response, fromFile: true) }
             if let expected = origin.frame?.count, expected != fileSize {
-                return .fail(
-                    .transport(
-                        underlying: ResumeMismatch(
-                            "the reassembled body has \(fileSize) bytes where the server declared \(expected)")))
+                let mismatch = ResumeMismatch(
+                    "the reassembled body has \(fileSize) bytes where the server declared \(expected)")
+                return .fail(.transport(TransportFailure(.protocolViolation, underlying: mismatch)))
             }
             response.status = origin.status
             response.headers["Content-Range"] = origin.contentRange
@@ -391,7 +391,7 @@ package struct ResumeStateMachine: Sendable {
     }
 }
 
-/// Why a continued body was refused: wrapped in ``CRUDError/transport(underlying:)``.
+/// Why a continued body was refused: the underlying error of a ``CRUDError/transport(_:)`` protocol violation.
 package struct ResumeMismatch: LocalizedError, Sendable, CustomStringConvertible {
     /// What did not match.
     package let reason: String

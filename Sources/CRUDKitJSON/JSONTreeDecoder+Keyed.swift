@@ -20,8 +20,14 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         members = object.entries
         if decoder.convertsSnakeCase, members.contains(where: { $0.key.utf8.contains(UInt8(ascii: "_")) }) {
             let converted = members.map { decoder.convert($0.key) }
-            var positions = [String: Int](minimumCapacity: converted.count)
-            for (position, key) in converted.enumerated() where positions[key] == nil { positions[key] = position }
+            var positions: [String: Int] = [:]
+            // A small object (every model's) is searched in order: hashing each key cost more than comparing.
+            if converted.count > Self.linearSearchLimit {
+                positions.reserveCapacity(converted.count)
+                for (position, key) in converted.enumerated() where positions[key] == nil {
+                    positions[key] = position
+                }
+            }
             convertedKeys = converted
             convertedPositions = positions
         } else {
@@ -36,13 +42,24 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         (convertedKeys ?? members.map(\.key)).compactMap { Key(stringValue: $0) }
     }
 
+    /// The most members searched in order rather than through ``convertedPositions`` (at most 16 × 16 string
+    /// comparisons per object, so decoding stays linear in the document).
+    private static var linearSearchLimit: Int { 16 }
+
     private func lookup(_ key: Key) -> JSON? {
         let name = key.stringValue
-        if convertedKeys == nil {
-            if let value = object[name] { return value }
+        if let convertedKeys {
+            if convertedKeys.count <= Self.linearSearchLimit {
+                // The first member with the key, as the positions table keeps.
+                let position = convertedKeys.firstIndex(of: name)
+                decoder.keyComparisons += (position ?? convertedKeys.count - 1) + 1
+                if let position { return members[position].value }
+            } else {
+                decoder.keyComparisons += 1
+                if let position = convertedPositions[name] { return members[position].value }
+            }
         } else {
-            decoder.keyComparisons += 1
-            if let position = convertedPositions[name] { return members[position].value }
+            if let value = object[name] { return value }
         }
         guard decoder.convertsSnakeCase else { return nil }
         // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not

@@ -98,7 +98,7 @@ private func chainBenchmarks(_ options: BenchmarkOptions) -> Bool {
     met =
         report(
             "promise + 10 maps + inline callback", ours: inline, baseline: baseline,
-            baselineName: "10 composed closures + observer closure", unit: .nanoseconds, target: 8) && met
+            baselineName: "10 composed closures + observer closure", unit: .nanoseconds, target: 5) && met
     let pending = nanosecondsPerIteration(iterations: iterations) {
         counter += 1
         pendingFutureChain(counter)
@@ -106,7 +106,7 @@ private func chainBenchmarks(_ options: BenchmarkOptions) -> Bool {
     met =
         report(
             "10 maps on pending promise, complete, inline", ours: pending, baseline: baseline,
-            baselineName: "10 composed closures + observer closure", unit: .nanoseconds, target: 8) && met
+            baselineName: "10 composed closures + observer closure", unit: .nanoseconds, target: 5) && met
     // With the callback sent to a queue, the baseline sends its observer to the same queue: both pay the hop.
     let queue = DispatchQueue(label: "bench.callbacks")
     let queuedBaseline = nanosecondsPerIteration(iterations: iterations, draining: queue) {
@@ -158,7 +158,7 @@ private func awaitBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     met =
         report(
             "await value of a future completed later", ours: laterOurs, baseline: laterBaseline,
-            baselineName: "withCheckedThrowingContinuation resumed from a queue", unit: .nanoseconds, target: 1.5)
+            baselineName: "withCheckedThrowingContinuation resumed from a queue", unit: .nanoseconds, target: 1.2)
         && met
     return met
 }

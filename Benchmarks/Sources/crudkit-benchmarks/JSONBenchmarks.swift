@@ -150,8 +150,18 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     allMet =
         report(
             "parse into JSON + read every field", ours: throughput(oursParse), baseline: throughput(baseParse),
-            baselineName: "JSONSerialization.jsonObject + reading every field", unit: .megabytesPerSecond, target: 5
+            baselineName: "JSONSerialization.jsonObject + reading every field", unit: .megabytesPerSecond, target: 10
         ) && allMet
+    // The ceiling: one plain pass over the same bytes, as fast as memory and one compare per byte allow. No
+    // parser reaches it; the fraction shows how far the parser is from the physical limit.
+    let ceiling = nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+        sink &+= countQuotes(data)
+    }
+    report(
+        "parse + read, as a fraction of the ceiling", ours: throughput(oursParse), baseline: throughput(ceiling),
+        baselineName: "ceiling: counting quotes through withUnsafeBytes; the parser runs at "
+            + String(format: "%.2f%%", 100 * ceiling / oursParse) + " of it", unit: .megabytesPerSecond, target: nil
+    )
 
     // Write.
     let oursWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
@@ -184,7 +194,7 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     allMet =
         report(
             "decode Codable models from bytes", ours: throughput(oursDecode), baseline: throughput(baseDecode),
-            baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 1
+            baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
         ) && allMet
     let oursConvert = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
         sink &+= try JSON(data: data).convert([BenchPerson].self).count
@@ -224,7 +234,7 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     allMet =
         report(
             "json.decode(Person.self)", ours: throughput(oursFromTree), baseline: throughput(baseFromTree),
-            baselineName: "json.data() then JSONDecoder", unit: .megabytesPerSecond, target: 1
+            baselineName: "json.data() then JSONDecoder", unit: .megabytesPerSecond, target: 4
         ) && allMet
     let oursToTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
         sink &+= try JSON(encoding: people).arrayValue.count
@@ -242,11 +252,22 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let oursEncode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
         sink &+= try coding.encode(people).count
     }
-    report(
-        "encode Codable models to bytes", ours: throughput(oursEncode), baseline: throughput(baseWrite),
-        baselineName: "JSONEncoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: nil
-    )
+    allMet =
+        report(
+            "encode Codable models to bytes", ours: throughput(oursEncode), baseline: throughput(baseWrite),
+            baselineName: "JSONEncoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
+        ) && allMet
 
     if sink == 42 { print("") }  // keeps the work observable
     return allMet
+}
+
+/// The ceiling pass: counts the quote bytes of `data` through `withUnsafeBytes`, touching every byte once.
+@inline(never)
+private func countQuotes(_ data: Data) -> Int {
+    data.withUnsafeBytes { buffer in
+        var quotes = 0
+        for byte in buffer where byte == UInt8(ascii: "\"") { quotes &+= 1 }
+        return quotes
+    }
 }

@@ -8,6 +8,7 @@ let suites: [(name: String, run: (BenchmarkOptions) async throws -> Bool)] = [
     ("client", runClientPipelineBenchmark),
     ("crud", runCRUDBenchmarks),
     ("cache", runCacheBenchmarks),
+    ("scaling", runScalingBenchmarks),
 ]
 
 print("CRUDKit benchmarks\(options.smoke ? " (smoke run: figures are not meaningful)" : "")")

@@ -34,7 +34,13 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
             return "The request was not sent: \(reason)."
         case .transport(let failure):
             let underlying = failure.underlying
-            return "The server could not be reached\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"
+            let what =
+                switch failure.reason {
+                case .connectionLost: "The connection to the server was lost"
+                case .protocolViolation: "The server's answer broke the HTTP rules"
+                default: "The server could not be reached"
+                }
+            return "\(what)\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"
         case .timedOut(.idle(let seconds)):
             return "The server sent nothing for \(seconds) seconds."
         case .timedOut(.deadline(let seconds)):

@@ -63,8 +63,8 @@ import Testing
             let length = response.headers["Content-Length"].map { " length \($0)" } ?? ""
             return "finish(\(response.status)\(range)\(length)\(fromFile ? " file" : ""))"
         case .fail(let error):
-            if case .transport(let underlying) = error, let mismatch = underlying as? ResumeMismatch {
-                return "fail(\(mismatch.reason))"
+            if case .transport(let failure) = error, let mismatch = failure.underlying as? ResumeMismatch {
+                return failure.reason == .protocolViolation ? "fail(\(mismatch.reason))" : "fail(\(failure.reason))"
             }
             if case .responseTooLarge(let limit) = error { return "fail(tooLarge \(limit))" }
             return error.isCancelled ? "fail(cancelled)" : "fail(\(error))"
