@@ -118,7 +118,7 @@ extension InMemoryBackend {
     /// "links", "path", "per_page", "to", "total"}}`. The links carry only `page` (Laravel drops the rest of the
     /// query unless the app calls `withQueryString()`); a page below 1 or not a number is page 1.
     static func laravelPage(
-        _ items: [JSON], perPage defaultSize: Int, maxPerPage: Int, target: RequestTarget, url: URL
+        _ items: PageItems, perPage defaultSize: Int, maxPerPage: Int, target: RequestTarget, url: URL
     ) throws(QueryNumberError) -> HTTPResponse {
         let asked = try queryNumber(target, "per_page").get() ?? 0
         let size = asked > 0 ? min(asked, max(maxPerPage, 1)) : max(defaultSize, 1)

@@ -122,8 +122,12 @@ extension InMemoryBackend {
         return overflow ? .max : product
     }
 
+    /// A collection's objects as a page answer reads them: a view of the matching rows that makes a `JSON` value
+    /// only of the rows a page shows, so answering one page costs the page, not the table.
+    typealias PageItems = LazyMapCollection<[Row], JSON>
+
     /// The items from `start` (0-based) to `start + count`, clamped to `items` (overflow-safe).
-    static func slice(_ items: [JSON], from start: Int, count: Int) -> ArraySlice<JSON> {
+    static func slice(_ items: PageItems, from start: Int, count: Int) -> PageItems.SubSequence {
         let lower = min(max(start, 0), items.count)
         return items[lower..<(lower + min(max(count, 0), items.count - lower))]
     }
@@ -131,7 +135,7 @@ extension InMemoryBackend {
     /// One page of `items` as the response body and headers `pagination` prescribes; a page number, size,
     /// offset or limit out of range answers in `errors`' shape (see ``largestQueryNumber``).
     static func page(
-        _ items: [JSON], pagination: Pagination, errors: ErrorShape, target: RequestTarget, url: URL,
+        _ items: PageItems, pagination: Pagination, errors: ErrorShape, target: RequestTarget, url: URL,
         collectionKey: String?
     ) -> HTTPResponse {
         do {
@@ -143,9 +147,9 @@ extension InMemoryBackend {
     }
 
     private static func checkedPage(
-        _ items: [JSON], pagination: Pagination, target: RequestTarget, url: URL, collectionKey: String?
+        _ items: PageItems, pagination: Pagination, target: RequestTarget, url: URL, collectionKey: String?
     ) throws(QueryNumberError) -> HTTPResponse {
-        let plain = { (slice: ArraySlice<JSON>) -> JSON in
+        let plain = { (slice: PageItems.SubSequence) -> JSON in
             let array = JSON.array(Array(slice))
             return collectionKey.map { JSON.object(JSON.Object([($0, array)])) } ?? array
         }

@@ -109,11 +109,14 @@ extension InMemoryBackend {
         let skipped = style.pagination.parameters.union(resolved.collection.pagination?.parameters ?? [])
             .union(style.nestedPagination?.parameters ?? []).union(style.ignoredQueryParameters)
         let rows = state.tables[resolved.table]?.rows ?? []
-        let fields = Set(rows.flatMap(\.object.keys))
-        let filters = resolved.target.query.filter { item in
-            !skipped.contains(item.name) && fields.contains(item.name.components(separatedBy: "__")[0])
+        // Only a query parameter naming a field filters; without one, no row is read beyond the page it shows.
+        var filters = resolved.target.query.filter { !skipped.contains($0.name) }
+        if !filters.isEmpty {
+            let fields = Set(rows.flatMap(\.object.keys))
+            filters.removeAll { !fields.contains($0.name.components(separatedBy: "__")[0]) }
         }
-        let items = rows.filter { matches($0.object, filters) }.map { JSON.object($0.object) }
+        let matching = filters.isEmpty ? rows : rows.filter { matches($0.object, filters) }
+        let items = matching.lazy.map { JSON.object($0.object) }
         let nested = resolved.collection.parentCollectionKey != nil
         let pagination =
             resolved.collection.pagination ?? (nested ? style.nestedPagination : nil) ?? style.pagination
