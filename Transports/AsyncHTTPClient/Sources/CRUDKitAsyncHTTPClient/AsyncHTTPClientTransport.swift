@@ -29,14 +29,16 @@ public final class AsyncHTTPClientTransport: Transport {
     public let client: HTTPClient
     let ownsClient: Bool
     let cookies = CookieJar()
+    /// The one timer behind every exchange's idle timeout.
+    let sweeper: IdleSweeper
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
     /// - Parameter configuration: Connections per host, timeouts, size and redirect limits.
     public init(configuration: Configuration = Configuration()) {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        // No read timeout: AsyncHTTPClient's re-arms a timer on every part of every response; each exchange has one
-        // IdleWatchdog instead, which also covers an upload the server stops reading.
+        // No read timeout: AsyncHTTPClient's re-arms a timer on every part of every response; each exchange has an
+        // IdleWatchdog instead (one timer for all of them), which also covers an upload the server stops reading.
         settings.timeout = .init(connect: .seconds(10), read: nil)
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
@@ -50,6 +52,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         self.configuration = configuration
         self.ownsClient = true
+        self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
     }
 
     /// Creates a transport over a client you own; the transport never shuts it down.
@@ -65,6 +68,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = client
         self.configuration = configuration
         self.ownsClient = false
+        self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
     }
 
     deinit {
@@ -150,7 +154,7 @@ public final class AsyncHTTPClientTransport: Transport {
         destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         let idle = request.timeout ?? configuration.idleTimeout
-        let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), eventLoop: client.eventLoopGroup.any())
+        let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
         let task = Task {
             try await IdleWatchdog.$current.withValue(watchdog) {
                 try await self.exchangeOnce(

@@ -1,21 +1,20 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The idle timeout of one ``AsyncHTTPClientTransport`` exchange: one timer per request, on an event loop, that
-/// every sign of life (a piece of the upload handed over, the head, a piece of the body) only stamps.
+/// The idle timeout of one ``AsyncHTTPClientTransport`` exchange, which every sign of life (a piece of the upload
+/// handed over, the head, a piece of the body) only stamps.
 ///
-/// AsyncHTTPClient's own read timeout cancels and schedules a NIO timer on every part of every response; here the
-/// timer is armed once, and when it fires it either ends the request (nothing happened for the whole idle time) or
-/// re-arms itself for the time left since the last stamp. A request that finishes in time cancels it once.
+/// AsyncHTTPClient's own read timeout cancels and schedules a NIO timer on every part of every response; here no
+/// timer belongs to the exchange at all: the transport's ``IdleSweeper`` checks it when it could first be due, and
+/// either ends the request (nothing happened for the whole idle time) or looks again when the time left since the
+/// last stamp has passed.
 final class IdleWatchdog: Sendable {
     private struct State {
         /// The last sign of life, in uptime nanoseconds.
         var last: UInt64
-        /// The armed timer, until the request ends or the watchdog fires.
-        var timer: Scheduled<Void>?
         /// Whether the watchdog ended the request.
         var fired = false
-        /// Whether the request ended (no timer is armed any more).
+        /// Whether the request ended (nothing is checked any more).
         var ended = false
         /// Ends the request (cancels the task running it); set by ``arm(end:)``.
         var end: (@Sendable () -> Void)?
@@ -25,31 +24,34 @@ final class IdleWatchdog: Sendable {
     @TaskLocal static var current: IdleWatchdog?
 
     /// The idle time, in nanoseconds.
-    private let idle: UInt64
-    private let eventLoop: any EventLoop
+    let idle: UInt64
+    private let sweeper: IdleSweeper
     private let state: NIOLockedValueBox<State>
 
     /// Creates a watchdog for `idle` nanoseconds without a sign of life; ``arm(end:)`` starts it.
     ///
     /// - Parameters:
     ///   - idle: The idle time in nanoseconds.
-    ///   - eventLoop: Where its timer runs.
-    init(idle: UInt64, eventLoop: any EventLoop) {
+    ///   - sweeper: The transport's sweeper, which checks it.
+    init(idle: UInt64, sweeper: IdleSweeper) {
         self.idle = max(1, idle)
-        self.eventLoop = eventLoop
+        self.sweeper = sweeper
         self.state = NIOLockedValueBox(State(last: NIODeadline.now().uptimeNanoseconds))
     }
 
     /// Whether the watchdog ended the request.
     var fired: Bool { state.withLockedValue { $0.fired } }
 
-    /// Starts the timer, which calls `end` once nothing was stamped for the idle time; the first check comes after
-    /// the idle time.
+    /// Starts watching: `end` is called once nothing was stamped for the idle time.
     ///
     /// - Parameter end: Ends the request (cancels the task running it).
     func arm(end: @escaping @Sendable () -> Void) {
-        state.withLockedValue { $0.end = end }
-        schedule(in: idle)
+        let last = state.withLockedValue { state -> UInt64 in
+            state.end = end
+            return state.last
+        }
+        let (due, overflow) = last.addingReportingOverflow(idle)
+        sweeper.watch(self, due: overflow ? .max : due)
     }
 
     /// A sign of life at `now` (uptime nanoseconds).
@@ -57,35 +59,21 @@ final class IdleWatchdog: Sendable {
         state.withLockedValue { if now > $0.last { $0.last = now } }
     }
 
-    /// The request ended: the timer is cancelled; nothing is ended any more.
+    /// The request ended: nothing is ended any more, and the sweeper lets it go.
     func disarm() {
-        let timer = state.withLockedValue { state -> Scheduled<Void>? in
+        state.withLockedValue { state in
             state.ended = true
             state.end = nil
-            defer { state.timer = nil }
-            return state.timer
         }
-        timer?.cancel()
+        sweeper.release(self)
     }
 
-    private func schedule(in nanoseconds: UInt64) {
-        let delay = TimeAmount.nanoseconds(Int64(clamping: nanoseconds))
-        let timer = eventLoop.scheduleTask(in: delay) { [self] in check() }
-        let late = state.withLockedValue { state -> Bool in
-            guard !state.ended else { return true }
-            state.timer = timer
-            return false
-        }
-        if late { timer.cancel() }
-    }
-
-    /// The timer fired: end the request when nothing happened for the idle time, else wait for the rest of it.
-    private func check() {
-        let now = NIODeadline.now().uptimeNanoseconds
+    /// The sweeper's check at `now`: ends the request when nothing happened for the idle time; when it is due
+    /// next (uptime nanoseconds), or nil once it ended.
+    func check(now: UInt64) -> UInt64? {
         var end: (@Sendable () -> Void)?
-        let remaining = state.withLockedValue { state -> UInt64? in
+        let due = state.withLockedValue { state -> UInt64? in
             guard !state.ended else { return nil }
-            state.timer = nil
             let quiet = now > state.last ? now - state.last : 0
             guard quiet < idle else {
                 state.fired = true
@@ -94,9 +82,10 @@ final class IdleWatchdog: Sendable {
                 state.end = nil
                 return nil
             }
-            return idle - quiet
+            let (due, overflow) = now.addingReportingOverflow(idle - quiet)
+            return overflow ? .max : due
         }
-        if let remaining { schedule(in: remaining) }
         end?()
+        return due
     }
 }

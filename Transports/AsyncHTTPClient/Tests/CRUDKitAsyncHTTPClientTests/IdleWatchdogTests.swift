@@ -82,3 +82,35 @@ import Testing
         try await transport.shutdown()
     }
 }
+
+extension IdleWatchdogTests {
+    /// One timer serves all of a transport's exchanges: a short idle time that starts while a long one is watched
+    /// still ends at its own time, and so does the next one after it, while the long exchange goes on.
+    @Test func shortIdleTimesEndOnTimeBesideALongOne() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in .fault(.neverAnswer) })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 30))
+        let long = Task {
+            try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("long"), timeout: 40))
+        }
+        let clock = ContinuousClock()
+        let limit = clock.now.advanced(by: .seconds(10))
+        while server.connectionsAccepted == 0 && clock.now < limit { await Task.yield() }
+        for name in ["first", "second"] {
+            let started = clock.now
+            let error = await #expect(throws: CRUDError.self) {
+                try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent(name), timeout: 0.5))
+            }
+            guard case .timedOut(.idle(0.5))? = error else {
+                Issue.record("\(name): expected timedOut(.idle(0.5)), got \(String(describing: error))")
+                return
+            }
+            #expect(clock.now - started < .seconds(10), "\(name) waited for the long exchange's idle time")
+        }
+        long.cancel()
+        let error = await #expect(throws: CRUDError.self) { try await long.value }
+        #expect(error?.isCancelled == true, "\(String(describing: error))")
+        try await transport.shutdown()
+    }
+}
