@@ -12,9 +12,9 @@ extension TransportContract {
         Check(name: "token refresh through the guarded API") {
             let server = TokenServer(refreshAnswers: 200)
             try await Self.withServer(contract: self, handler: server.answer) { loopback, transport in
-                let guarded = Locked<API?>(nil)
+                let guarded = Locked(WeakAPI())
                 let auth = TokenRefresher(token: "stale", refreshTimeout: 20) { _ in
-                    guard let api = guarded.withLock({ $0 }) else { throw CRUDError.cancelled }
+                    guard let api = guarded.withLock({ $0.api }) else { throw CRUDError.cancelled }
                     let tokens: TokenServer.Tokens = try await api.post(
                         "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
                     return tokens.access
@@ -30,7 +30,7 @@ extension TransportContract {
                             return try await next(request, context)
                         }, after: .tokenRefresh)
                 }
-                guarded.withLock { $0 = api }
+                guarded.withLock { $0.api = api }
                 let statuses = try await Self.statuses(of: 100, through: api)
                 try Self.expect(statuses == [200], "the 100 requests ended with \(statuses)")
                 let first = server.counts
@@ -63,9 +63,9 @@ extension TransportContract {
         Check(name: "token refresh answered 401") {
             let server = TokenServer(refreshAnswers: 401)
             try await Self.withServer(contract: self, handler: server.answer) { loopback, transport in
-                let guarded = Locked<API?>(nil)
+                let guarded = Locked(WeakAPI())
                 let auth = TokenRefresher(token: "stale", refreshTimeout: 20) { _ in
-                    guard let api = guarded.withLock({ $0 }) else { throw CRUDError.cancelled }
+                    guard let api = guarded.withLock({ $0.api }) else { throw CRUDError.cancelled }
                     let tokens: TokenServer.Tokens = try await api.post(
                         "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
                     return tokens.access
@@ -73,7 +73,7 @@ extension TransportContract {
                 let api = API(baseURL: loopback.baseURL, transport: transport).with {
                     $0.middleware.insert(auth, after: .retry)
                 }
-                guarded.withLock { $0 = api }
+                guarded.withLock { $0.api = api }
                 let clock = ContinuousClock()
                 let started = clock.now
                 var failures: [String] = []
@@ -134,6 +134,12 @@ extension TransportContract {
 /// The server of the token checks: `POST /token/refresh` with the refresh token issues `fresh-1`, `fresh-2`, …
 /// (or answers with `refreshAnswers` when that is not 200); any other request is answered 200 with the latest
 /// token issued and 401 without it.
+/// The guarded API as its refresh closure reaches it: held weakly, because the API holds the refresher that holds
+/// the closure (a strong reference would keep every API of the checks alive: LeakSanitizer reports it).
+struct WeakAPI: Sendable {
+    weak var api: API?
+}
+
 private final class TokenServer: Sendable {
     struct Tokens: Codable, Sendable { var access: String }
 
