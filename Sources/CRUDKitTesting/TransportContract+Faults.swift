@@ -9,13 +9,19 @@ extension TransportContract {
     }
 
     /// A 64 MB upload to a server that accepts the connection and never reads ends in an idle timeout.
+    ///
+    /// The body is a sparse file, streamed: 64 MB in memory would swell the process while other tests measure it.
     var uploadStall: Check {
         Check(name: "fault: an upload the server never reads times out") {
             let port = try SilentPort(listens: true)
             defer { port.close() }
+            let (file, handle) = try PrivateFiles.create("upload-stall")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try handle.truncate(atOffset: 64 << 20)
+            try handle.close()
             let transport = makeTransport(Settings(idleTimeout: 1))
             let request = HTTPRequest(
-                method: .post, url: port.baseURL.appendingPathComponent("upload"), body: .data(Data(count: 64 << 20)))
+                method: .post, url: port.baseURL.appendingPathComponent("upload"), body: .file(file))
             let clock = ContinuousClock()
             let started = clock.now
             try await Self.expectError("timedOut(.idle(1))") {
