@@ -12,13 +12,7 @@ extension TransportContract {
         Check(name: "token refresh through the guarded API") {
             let server = TokenServer(refreshAnswers: 200)
             try await Self.withServer(contract: self, handler: server.answer) { loopback, transport in
-                let guarded = Locked(WeakAPI())
-                let auth = TokenRefresher(token: "stale", refreshTimeout: 20) { _ in
-                    guard let api = guarded.withLock({ $0.api }) else { throw CRUDError.cancelled }
-                    let tokens: TokenServer.Tokens = try await api.post(
-                        "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
-                    return tokens.access
-                }
+                let (auth, guarded) = Self.refresherThroughTheGuardedAPI()
                 // Every first attempt waits, after the refresher set its token, until all 100 have: all 100 go
                 // out with the stale token and come back 401 together. The refresh's own request is the 101st.
                 let barrier = ContractBarrier(count: 100)
@@ -63,13 +57,7 @@ extension TransportContract {
         Check(name: "token refresh answered 401") {
             let server = TokenServer(refreshAnswers: 401)
             try await Self.withServer(contract: self, handler: server.answer) { loopback, transport in
-                let guarded = Locked(WeakAPI())
-                let auth = TokenRefresher(token: "stale", refreshTimeout: 20) { _ in
-                    guard let api = guarded.withLock({ $0.api }) else { throw CRUDError.cancelled }
-                    let tokens: TokenServer.Tokens = try await api.post(
-                        "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
-                    return tokens.access
-                }
+                let (auth, guarded) = Self.refresherThroughTheGuardedAPI()
                 let api = API(baseURL: loopback.baseURL, transport: transport).with {
                     $0.middleware.insert(auth, after: .retry)
                 }
@@ -134,6 +122,21 @@ extension TransportContract {
 /// The server of the token checks: `POST /token/refresh` with the refresh token issues `fresh-1`, `fresh-2`, …
 /// (or answers with `refreshAnswers` when that is not 200); any other request is answered 200 with the latest
 /// token issued and 401 without it.
+extension TransportContract {
+    /// A refresher with the stale token whose refresh posts to `token/refresh` through the API the returned box
+    /// holds (set it once the API exists): the same-API form the two token checks share.
+    fileprivate static func refresherThroughTheGuardedAPI() -> (TokenRefresher, Locked<WeakAPI>) {
+        let guarded = Locked(WeakAPI())
+        let auth = TokenRefresher(token: "stale", refreshTimeout: 20) { _ in
+            guard let api = guarded.withLock({ $0.api }) else { throw CRUDError.cancelled }
+            let tokens: TokenServer.Tokens = try await api.post(
+                "token/refresh", body: .json(["refresh": TokenServer.refreshToken]))
+            return tokens.access
+        }
+        return (auth, guarded)
+    }
+}
+
 /// The guarded API as its refresh closure reaches it: held weakly, because the API holds the refresher that holds
 /// the closure (a strong reference would keep every API of the checks alive: LeakSanitizer reports it).
 struct WeakAPI: Sendable {
