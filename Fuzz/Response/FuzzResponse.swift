@@ -157,7 +157,7 @@ func expectCRUDErrors(_ response: HTTPResponse, _ body: () async throws -> Void)
             guard snippetMatches(failure.bodySnippet, response.body) else {
                 fail("the decoding snippet \(failure.bodySnippet.debugDescription) is not the body's start")
             }
-        case .invalidRequest, .transport, .timedOut, .cancelled, .responseTooLarge, .tooManyRedirects:
+        case .invalidRequest, .transport, .timedOut, .cancelled, .responseTooLarge, .tooManyRedirects, .incompleteList:
             fail("\(error) from a response that arrived")
         }
     } catch {

@@ -22,7 +22,7 @@ enum HTTPDate {
     /// The date an HTTP date names (IMF-fixdate, RFC 850 or asctime, as RFC 9110 asks recipients to accept), or
     /// `nil` when `text` is none of them. The library's own reader, shared with `Retry-After`.
     static func parse(_ text: String) -> Date? {
-        RetryAfter.httpDate(text)
+        HTTPDateParser.date(text)
     }
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count since 1970-01-01.

@@ -144,7 +144,7 @@ import Testing
         // The table in StandardMiddleware's documentation lists the stages in this order.
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/CRUDKit/Client/Middleware+Standard.swift")
+            .appendingPathComponent("Sources/CRUDKit/Client/Middleware/Middleware+Standard.swift")
         let rows = try String(contentsOf: source, encoding: .utf8).split(separator: "\n")
             .compactMap { line -> MiddlewareName? in
                 guard line.hasPrefix("/// | ``"), let end = line.dropFirst(8).firstIndex(of: "`") else { return nil }

@@ -10,26 +10,8 @@ package enum RetryAfter {
             guard let seconds = Int64(text) else { return nil }
             return .seconds(seconds)
         }
-        guard let date = httpDate(text) else { return nil }
+        guard let date = HTTPDateParser.date(text) else { return nil }
         let seconds = date.timeIntervalSince(now)
         return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
     }
-
-    /// Parses the three date forms of RFC 9110 §5.6.7: IMF-fixdate, RFC 850 and asctime.
-    package static func httpDate(_ text: String) -> Date? {
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",
-        "EEE MMM d HH:mm:ss yyyy",
-    ]
 }
