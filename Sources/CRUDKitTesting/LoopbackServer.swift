@@ -162,18 +162,12 @@ public final class LoopbackServer: Sendable {
             return state.started
         }
         if alreadyStarted { throw POSIXError(.EALREADY) }
-        let listener = try Self.openListener()
+        let (listener, port) = try LoopbackSocket.bound(backlog: 1024, reusesAddress: true)
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else {
             close(listener)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let inode = Self.inode(of: listener)
         state.withLock {
             $0.listener = listener
@@ -285,32 +279,6 @@ public final class LoopbackServer: Sendable {
     func record(_ request: LoopbackRequest) {
         guard recordsRequests else { return }
         state.withLock { $0.received.append(request) }
-    }
-
-    private static func openListener() throws -> Int32 {
-        #if canImport(Darwin)
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var one: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 1024) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-        return descriptor
     }
 
     private static func inode(of descriptor: Int32) -> UInt64 {

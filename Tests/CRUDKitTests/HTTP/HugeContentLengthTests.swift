@@ -38,35 +38,12 @@ extension NetworkTests {
         @Test(arguments: checks)
         func aLengthNearInt64MaxAbortsFoundationNetworkingInAChildProcess(check: TransportContract.Check) async throws {
             guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
-            // The child is waited for on a dispatch thread, never on one of the cooperative pool's few threads.
-            let (reason, status, output) = try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(with: Result { try Self.runChild(check.name) }) }
-            }
+            let ending = try await ChildTestProcess.run(
+                filter: "hugeContentLengthChild", environment: [Self.childVariable: check.name], timeLimit: 60)
+            let (reason, output) = (ending.reason, ending.standardError)
             #expect(
                 reason == .uncaughtSignal, "the child ended normally: FoundationNetworking fixed? stderr: \(output)")
-            #expect(status != SIGTERM, "the child hung until the watchdog stopped it; stderr: \(output)")
-        }
-
-        /// Runs the test binary as a child that only runs `hugeContentLengthChild` for `name`; how it ended (with the
-        /// signal or exit status), and its stderr.
-        private static func runChild(_ name: String) throws -> (Process.TerminationReason, Int32, String) {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "hugeContentLengthChild"]
-            var environment = ProcessInfo.processInfo.environment
-            environment[Self.childVariable] = name
-            child.environment = environment
-            let errors = Pipe()
-            child.standardError = errors
-            child.standardOutput = FileHandle.nullDevice
-            try child.run()
-            // Read to the end (the child's stderr closes when it dies), bounded by a watchdog that kills it.
-            let watchdog = DispatchWorkItem { [child] in if child.isRunning { child.terminate() } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
-            watchdog.cancel()
-            return (child.terminationReason, child.terminationStatus, output)
+            #expect(!ending.timedOut, "the child hung until the watchdog stopped it; stderr: \(output)")
         }
         #endif
     }

@@ -29,33 +29,11 @@ import Testing
     #if os(Linux)
     @Test func aStatusBelow100StopsAsyncHTTPClientInAChildProcess() async throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
-        // The child is waited for on a dispatch thread, never on one of the cooperative pool's few threads.
-        let (reason, output) = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try Self.runChild() }) }
-        }
+        let ending = try await ChildTestProcess.run(
+            filter: "statusBelow100Child", environment: [Self.childVariable: "1"])
+        let (reason, output) = (ending.reason, ending.standardError)
         #expect(reason == .uncaughtSignal, "the child ended normally: AsyncHTTPClient fixed? \(output)")
         #expect(output.contains("How can we receive a response body"), "child stderr: \(output)")
-    }
-
-    /// Runs the test binary as a child that only runs `statusBelow100Child`; how it ended, and its stderr.
-    private static func runChild() throws -> (Process.TerminationReason, String) {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "statusBelow100Child"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childVariable] = "1"
-        child.environment = environment
-        let errors = Pipe()
-        child.standardError = errors
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        // Read to the end (the child's stderr closes when it dies), bounded by a watchdog that kills it.
-        let watchdog = DispatchWorkItem { [child] in if child.isRunning { child.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 45, execute: watchdog)
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        watchdog.cancel()
-        return (child.terminationReason, output)
     }
     #endif
 }
