@@ -44,14 +44,17 @@ extension AsyncHTTPClientTransport: ResumableTransport {
     /// other 2xx), truncating the file there first; `kept` (the kept bytes' report) is given once the file is open.
     static func append(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to file: URL, at offset: Int64,
-        kept: TransferProgress?, idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
+        kept: TransferProgress?, idleTimeout: TimeInterval, watchdog: IdleWatchdog?,
+        observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
         let handle = try PrivateFiles.openForWriting(file)
         defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seek(toOffset: UInt64(offset))
         if let kept { observer?(kept) }
-        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
+        let final = try await pump(
+            body, machine: &machine, idleTimeout: idleTimeout, watchdog: watchdog, observer: observer
+        ) {
             try handle.write(contentsOf: Data($0.readableBytesView))
         }
         if let final { observer?(final) }

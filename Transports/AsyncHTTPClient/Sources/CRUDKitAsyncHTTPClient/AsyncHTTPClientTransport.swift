@@ -156,11 +156,9 @@ public final class AsyncHTTPClientTransport: Transport {
         let idle = request.timeout ?? configuration.idleTimeout
         let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
         let task = Task {
-            try await IdleWatchdog.$current.withValue(watchdog) {
-                try await self.exchangeOnce(
-                    request, deadline: deadline, limit: limit, observer: observer, destination: destination,
-                    appending: appending, watchdog: watchdog)
-            }
+            try await self.exchangeOnce(
+                request, deadline: deadline, limit: limit, observer: observer, destination: destination,
+                appending: appending, watchdog: watchdog)
         }
         watchdog.arm { task.cancel() }
         defer { watchdog.disarm() }
@@ -256,17 +254,18 @@ public final class AsyncHTTPClientTransport: Transport {
                 if let appending {
                     try await Self.append(
                         answer.body, machine: &machine, to: appending.file, at: offset, kept: progress,
-                        idleTimeout: idle, observer: observer.download)
+                        idleTimeout: idle, watchdog: watchdog, observer: observer.download)
                 } else if let destination {
                     try await Self.write(
-                        answer.body, machine: &machine, to: destination, idleTimeout: idle, observer: observer.download)
+                        answer.body, machine: &machine, to: destination, idleTimeout: idle, watchdog: watchdog,
+                        observer: observer.download)
                 }
                 body = Data()
             case .fail(let error):
                 throw error
             default:
                 body = try await Self.collect(
-                    answer.body, machine: &machine, idleTimeout: idle, observer: observer.download)
+                    answer.body, machine: &machine, idleTimeout: idle, watchdog: watchdog, observer: observer.download)
             }
             return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
         } catch {
@@ -280,9 +279,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// reporting progress after it; returns the final report, which the caller gives once the body is in place.
     static func pump(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
-        observer: (@Sendable (TransferProgress) -> Void)?, consume: (ByteBuffer) throws -> Void
+        watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?,
+        consume: (ByteBuffer) throws -> Void
     ) async throws -> TransferProgress? {
-        let watchdog = IdleWatchdog.current
         do {
             for try await piece in body {
                 let now = NIODeadline.now().uptimeNanoseconds
@@ -311,13 +310,15 @@ public final class AsyncHTTPClientTransport: Transport {
     /// beyond it), and reports progress through `observer`.
     static func collect(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
-        observer: (@Sendable (TransferProgress) -> Void)?
+        watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Data {
         // Room for the declared length up front (within the limit, and at most 1 MiB before any byte arrived): a
         // small body's pieces are copied in once.
         let declared = min(machine.expected ?? 0, Int64(machine.maximumBodySize), 1 << 20)
         var data = Data(capacity: Int(clamping: declared))
-        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) { piece in
+        let final = try await pump(
+            body, machine: &machine, idleTimeout: idleTimeout, watchdog: watchdog, observer: observer
+        ) { piece in
             // One copy of the piece's bytes (appending its byte view goes through the generic sequence path).
             piece.withUnsafeReadableBytes { bytes in
                 if let start = bytes.baseAddress, !bytes.isEmpty {
@@ -332,7 +333,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Streams the body into an owner-only temporary file beside `destination`, then moves it into place.
     static func write(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to destination: URL,
-        idleTimeout: TimeInterval, observer: (@Sendable (TransferProgress) -> Void)?
+        idleTimeout: TimeInterval, watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?
     ) async throws {
         let partial = PrivateFiles.partialFile(for: destination)
         let handle = try PrivateFiles.create(at: partial)
@@ -341,7 +342,9 @@ public final class AsyncHTTPClientTransport: Transport {
             try? handle.close()
             if !finished { try? FileManager.default.removeItem(at: partial) }
         }
-        let final = try await pump(body, machine: &machine, idleTimeout: idleTimeout, observer: observer) {
+        let final = try await pump(
+            body, machine: &machine, idleTimeout: idleTimeout, watchdog: watchdog, observer: observer
+        ) {
             try handle.write(contentsOf: Data($0.readableBytesView))
         }
         try handle.close()

@@ -20,9 +20,6 @@ final class IdleWatchdog: Sendable {
         var end: (@Sendable () -> Void)?
     }
 
-    /// The watchdog of the exchange the current task runs, for the code that reads the body.
-    @TaskLocal static var current: IdleWatchdog?
-
     /// The idle time, in nanoseconds.
     let idle: UInt64
     private let sweeper: IdleSweeper

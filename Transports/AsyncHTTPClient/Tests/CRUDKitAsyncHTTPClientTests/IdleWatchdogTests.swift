@@ -7,21 +7,22 @@ import Testing
 /// The adapter's idle timeout: one watchdog per request that every piece stamps, ending a stalled exchange and
 /// re-arming for the time left while pieces keep coming.
 @Suite(.timeLimit(.minutes(1))) struct IdleWatchdogTests {
-    /// A body whose pieces come 0.3 s apart for 2.4 s in all is never idle for 1 s: the watchdog, armed once, fires
-    /// after 1 s, finds a recent stamp and re-arms for the rest, again and again.
+    /// A body whose pieces come 0.25 s apart for 2.75 s in all is never idle for 1.5 s: the watchdog, armed once, fires
+    /// after 1.5 s, finds a recent stamp and re-arms for the rest, again and again. (The gap is a sixth of the idle
+    /// time, so a loaded machine that delays a piece by a second does not end the body.)
     @Test func aBodyThatKeepsComingOutlivesTheIdleTimeout() async throws {
-        let chunks = Array(repeating: Data("x".utf8), count: 8)
+        let chunks = Array(repeating: Data("x".utf8), count: 12)
         let server = LoopbackServer(synchronousHandler: { _ in
-            .stream(LoopbackStream(chunks: chunks, delay: 0.3, declaresLength: false))
+            .stream(LoopbackStream(chunks: chunks, delay: 0.25, declaresLength: false))
         })
         try server.start()
         defer { server.stop() }
-        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 1))
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 1.5))
         let clock = ContinuousClock()
         let started = clock.now
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("trickle")))
-        #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: 8))
-        #expect(clock.now - started >= .seconds(2), "the body came faster than the test assumes")
+        #expect(response.body == Data(repeating: UInt8(ascii: "x"), count: 12))
+        #expect(clock.now - started >= .milliseconds(2_750), "the body came faster than the test assumes")
         try await transport.shutdown()
     }
 
