@@ -8,7 +8,7 @@ import Foundation
 /// ``APIConfiguration/cache``:
 ///
 /// ```swift
-/// let api = API(baseURL: base).with { $0.cache = ResponseCache(byteLimit: 8 << 20) }
+/// let api = API(baseURL: base).with { $0.middleware.insert(CacheMiddleware(ResponseCache(byteLimit: 8 << 20))) }
 /// let first: Person = try await api.get("people/12")   // 200: stored with its ETag
 /// let again: Person = try await api.get("people/12")   // sends If-None-Match; a 304 is answered from the cache
 /// ```

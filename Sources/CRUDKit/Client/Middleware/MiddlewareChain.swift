@@ -1,9 +1,10 @@
-/// An API's middlewares, ready to run: the standard stages that are on and the custom middlewares in their order,
-/// then the transport.
+/// An API's middlewares, ready to run in their order, then the transport.
 package struct MiddlewareChain: Sendable {
-    /// One step: a standard stage, called directly, or a custom middleware, called with a closure for the rest.
+    /// One step: a standard stage, called directly; the coalescing stage with the table of reads in flight the
+    /// chain keeps for it; or a custom middleware, called with a closure for the rest.
     package enum Step: Sendable {
-        case standard(StandardMiddleware)
+        case standard(any StandardStage)
+        case coalescing(RequestCoalescer)
         case custom(any Middleware)
     }
 
@@ -23,30 +24,50 @@ package struct MiddlewareChain: Sendable {
     }
 
     package let steps: [Step]
+    /// The first logging stage, which the retry stage logs each retry through.
+    package let logging: LoggingMiddleware?
 
-    /// The chain of `middleware` for `configuration`: standard stages whose setting is off are left out.
-    package init(_ middleware: [any Middleware], for configuration: APIConfiguration) {
-        steps = middleware.compactMap { middleware in
-            guard let standard = middleware as? StandardMiddleware else { return .custom(middleware) }
-            return standard.isActive(in: configuration) ? .standard(standard) : nil
-        }
+    /// The chain of `middleware`; each coalescing stage gets a table of its own (an API's reads in flight are its
+    /// own).
+    package init(_ middleware: [any Middleware]) {
+        steps = middleware.map(Self.step)
+        logging = middleware.lazy.compactMap { $0 as? LoggingMiddleware }.first
     }
 
-    private init(steps: [Step]) {
+    private init(steps: [Step], logging: LoggingMiddleware?) {
         self.steps = steps
+        self.logging = logging
     }
 
-    /// This chain with `outer` around it (a request's own middleware).
+    private static func step(_ middleware: any Middleware) -> Step {
+        if middleware is CoalescingMiddleware { return .coalescing(RequestCoalescer()) }
+        if let standard = middleware as? any StandardStage { return .standard(standard) }
+        return .custom(middleware)
+    }
+
+    /// This chain with `outer` around it (a request's own middleware; a coalescing stage there has nobody to share
+    /// with and passes requests on).
     package func wrapped(in outer: [any Middleware]) -> MiddlewareChain {
-        outer.isEmpty ? self : MiddlewareChain(steps: outer.map { .custom($0) } + steps)
+        guard !outer.isEmpty else { return self }
+        let first = outer.map { $0 is CoalescingMiddleware ? .custom($0) : Self.step($0) }
+        return MiddlewareChain(
+            steps: first + steps, logging: outer.lazy.compactMap { $0 as? LoggingMiddleware }.first ?? logging)
+    }
+
+    /// The reads in flight of the first coalescing stage, if any.
+    package var coalescer: RequestCoalescer? {
+        for case .coalescing(let coalescer) in steps { return coalescer }
+        return nil
     }
 
     /// Sends `request` through the steps from `index` on, then the transport.
     package func run(_ request: HTTPRequest, _ context: MiddlewareContext, at index: Int) async throws -> HTTPResponse {
-        guard index < steps.count else { return try await StandardMiddleware.transfer(request, context) }
+        guard index < steps.count else { return try await Self.transfer(request, context) }
         switch steps[index] {
         case .standard(let stage):
             return try await stage.run(request, context, .chain(self, index + 1))
+        case .coalescing(let coalescer):
+            return try await CoalescingMiddleware.run(request, context, .chain(self, index + 1), coalescer: coalescer)
         case .custom(let middleware):
             return try await middleware.intercept(request, context: context) { request, context in
                 try await self.run(request, context, at: index + 1)
@@ -64,9 +85,11 @@ extension API {
         retryPolicy: RetryPolicy?,
         transfer: TransferMode
     ) async throws -> HTTPResponse {
-        let context = MiddlewareContext(api: self, request: request, retryPolicy: retryPolicy, transfer: transfer)
+        let chain = self.chain.wrapped(in: middleware)
+        let context = MiddlewareContext(
+            api: self, request: request, retryPolicy: retryPolicy, transfer: transfer, logging: chain.logging)
         do {
-            return try await chain.wrapped(in: middleware).run(request, context, at: 0)
+            return try await chain.run(request, context, at: 0)
         } catch let error as CRUDError {
             throw error
         } catch {
