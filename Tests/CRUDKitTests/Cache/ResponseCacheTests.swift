@@ -17,7 +17,9 @@ import Testing
     }
 
     private func api(_ cache: ResponseCache, headers: HTTPHeaders = [:]) -> API {
-        API(baseURL: testBase, headers: headers, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
+        API(baseURL: testBase, headers: headers, transport: transport).with {
+            $0.middleware.insert(CacheMiddleware(cache))
+        }
     }
 
     private var conditionalReads: [Bool] { transport.recorder.requests.map { $0.header("If-None-Match") != nil } }
@@ -93,7 +95,8 @@ import Testing
         #expect(transport.recorder.requests.map { $0.header("If-None-Match") != nil } == [false, false, true])
         let star = StubTransport().on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "*"]))
         let starCache = ResponseCache()
-        _ = try await API(baseURL: testBase, transport: star).with { $0.middleware.insert(CacheMiddleware(starCache)) }.get("a")
+        _ = try await API(baseURL: testBase, transport: star).with { $0.middleware.insert(CacheMiddleware(starCache)) }
+            .get("a")
         #expect(starCache.count == 0)
     }
 
@@ -181,7 +184,9 @@ import Testing
             request.headers["If-None-Match"] == "\"t\""
                 ? HTTPResponse(status: 304) : jsonResponse(adaJSON, headers: ["ETag": "\"t\""])
         }
-        let api = API(baseURL: testBase, transport: gate).with { $0.middleware.insert(CacheMiddleware(ResponseCache())) }
+        let api = API(baseURL: testBase, transport: gate).with {
+            $0.middleware.insert(CacheMiddleware(ResponseCache()))
+        }
         let first = Task { try await api.get("people/1", as: StubPerson.self) }
         await gate.arrivals.wait(until: 1)
         gate.release { _ in true }

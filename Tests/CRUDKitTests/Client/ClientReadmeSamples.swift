@@ -123,7 +123,8 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
             redaction: Redaction(queryParameters: ["api_key"])
         )
     ).with {
-        $0.middleware.insert(LoggingMiddleware { event in lines.withLock { $0.append(event.description) } })  // or print(event)
+        // In an app: LoggingMiddleware { event in print(event) }
+        $0.middleware.insert(LoggingMiddleware { event in lines.withLock { $0.append(event.description) } })
     }
     try await api.get("people", query: ["api_key": "k-123"])
 

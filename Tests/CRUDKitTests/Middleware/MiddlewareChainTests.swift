@@ -65,7 +65,7 @@ import Testing
                     var response = response
                     response.body = try JSON(data: response.body)["data"].data()
                     return response
-                }, before: .logging)
+                }, after: .retry)
         }
         let person: Person = try await api.get("people/7")
         #expect(person == Person(id: 7, name: "Grace"))

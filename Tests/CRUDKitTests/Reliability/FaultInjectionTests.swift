@@ -22,7 +22,10 @@ extension NetworkTests {
                 configuration: APIConfiguration(
                     baseURL: faults.baseURL,
                     transport: URLSessionTransport(configuration: .init(maximumResponseSize: limit)),
-                    timeout: timeout, middleware: (addsIdempotencyKeys ? [IdempotencyKeyMiddleware()] as [any Middleware] : []) + [RetryMiddleware(policy: retryPolicy), ValidationMiddleware(), CoalescingMiddleware()])
+                    timeout: timeout,
+                    middleware: (addsIdempotencyKeys ? [IdempotencyKeyMiddleware()] as [any Middleware] : []) + [
+                        RetryMiddleware(policy: retryPolicy), ValidationMiddleware(), CoalescingMiddleware(),
+                    ])
             ).with { if let validator { $0.middleware.insert(validator, after: .validation) } }
         }
 

@@ -174,7 +174,11 @@ import Testing
         stubs.on(.get, "people", .json(["ok": true], headers: headers))
         let api = API(
             configuration: APIConfiguration(
-                baseURL: URL(string: "https://api.example.com/v1"), transport: stubs, middleware: [RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(), CoalescingMiddleware()]))
+                baseURL: URL(string: "https://api.example.com/v1"), transport: stubs,
+                middleware: [
+                    RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                    ValidationMiddleware(), CoalescingMiddleware(),
+                ]))
         _ = try await api.get("people")
 
         let logged = events.withLock { $0 }.flatMap { event in event.headers.map(\.value) + ["\(event)"] }

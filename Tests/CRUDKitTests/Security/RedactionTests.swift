@@ -59,7 +59,13 @@ extension NetworkTests {
             headers.add(name: "Proxy-Authorization", value: "Basic proxy-s3cret")
             let api = API(
                 configuration: APIConfiguration(
-                    baseURL: base, headers: headers, query: ["token": "default-query-s3cret"], redaction: Self.redaction, middleware: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .zero, jitter: 0)), LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(), CoalescingMiddleware()]))
+                    baseURL: base, headers: headers, query: ["token": "default-query-s3cret"],
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .zero, jitter: 0)),
+                        LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(),
+                        CoalescingMiddleware(),
+                    ]))
 
             _ = try await api.get(
                 "flaky", query: ["api_key": "query-s3cret", "page": "2"], headers: ["x-signature": "signature-s3cret"])
@@ -87,7 +93,12 @@ extension NetworkTests {
             let events = Locked<[LogEvent]>([])
             let api = API(
                 configuration: APIConfiguration(
-                    baseURL: server.baseURL, headers: ["Authorization": "Bearer bearer-s3cret"], redaction: Self.redaction, middleware: [RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(), CoalescingMiddleware()]))
+                    baseURL: server.baseURL, headers: ["Authorization": "Bearer bearer-s3cret"],
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                        ValidationMiddleware(), CoalescingMiddleware(),
+                    ]))
 
             await #expect(throws: CRUDError.self) { try await api.get("broken", query: ["token": "query-s3cret"]) }
 
@@ -105,7 +116,11 @@ extension NetworkTests {
             let api = API(
                 configuration: APIConfiguration(
                     baseURL: server.baseURL,
-                    redaction: Self.redaction, middleware: [RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(), CoalescingMiddleware()]))
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                        ValidationMiddleware(), CoalescingMiddleware(),
+                    ]))
 
             await #expect(throws: CRUDError.self) { try await api.get("broken", query: ["token": "query-s3cret"]) }
 

@@ -16,7 +16,11 @@ import Testing
         let refresher = TokenRefresher(token: Self.token, headerName: "X-Api-Access", scheme: "") { _ in "new" }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, middleware: [RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(), CoalescingMiddleware()])
+                baseURL: testBase, transport: transport,
+                middleware: [
+                    RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                    ValidationMiddleware(), CoalescingMiddleware(),
+                ])
         ).with { $0.middleware.insert(refresher, after: .retry) }
 
         _ = try await api.get("people")

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// URLSession on Linux does no HTTP caching at all (and ``URLSessionTransport`` turns Apple's `URLCache` off so
 /// every platform behaves alike), so this is CRUDKit's own. Give an API one with
-/// ``APIConfiguration/cache``:
+/// ``CacheMiddleware``:
 ///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insert(CacheMiddleware(ResponseCache(byteLimit: 8 << 20))) }

@@ -5,7 +5,7 @@ import Foundation
 /// answered (or failed), invalidates what it changes.
 ///
 /// Only requests whose body goes to memory take part (a handle's reads do not; its writes invalidate). Not in the
-/// ``Swift/Array/standard`` list: add it to cache. Two APIs given the same cache (or the same stage) share what
+/// default (`.standard`) list: add it to cache. Two APIs given the same cache (or the same stage) share what
 /// it stores.
 ///
 /// ```swift
@@ -33,7 +33,9 @@ public struct CacheMiddleware: StandardStage {
         try await run(request, context, .closure(next))
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         if request.method.isRead {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The reads in flight are kept by the ``API`` whose ``APIConfiguration/middleware`` holds the stage, one table per
 /// stage: two APIs never share an exchange, even when made from the same configuration. In the
-/// ``Swift/Array/standard`` list; remove it with `removeAll(named: .coalescing)`. In a request's own
+/// default (`.standard`) list; remove it with `removeAll(named: .coalescing)`. In a request's own
 /// ``Request/middleware`` it has no other caller to share with and passes the request on.
 public struct CoalescingMiddleware: StandardStage {
     /// Creates the stage.
@@ -30,7 +30,9 @@ public struct CoalescingMiddleware: StandardStage {
         try await next(request, context)
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         try await next(request, context)

@@ -3,8 +3,8 @@ import Foundation
 /// The standard stage that gives each `POST` without one an `Idempotency-Key` header with a new UUID, which also
 /// makes the request safe for a ``RetryPolicy`` to repeat.
 ///
-/// Its standard place is outside ``RetryMiddleware``, so every attempt sends the same key (``insert(_:)`` puts it
-/// there). Not in the ``Swift/Array/standard`` list: add it to send keys.
+/// Its standard place is outside ``RetryMiddleware``, so every attempt sends the same key (`insert(_:)` puts it
+/// there). Not in the default (`.standard`) list: add it to send keys.
 ///
 /// ```swift
 /// let api = API(baseURL: base, retryPolicy: .standard).with { $0.middleware.insert(IdempotencyKeyMiddleware()) }
@@ -25,7 +25,9 @@ public struct IdempotencyKeyMiddleware: StandardStage {
         try await run(request, context, .closure(next))
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         guard let keyed = Self.keyed(request) else { return try await next(request, context) }

@@ -4,7 +4,7 @@
 ///
 /// A failure that carries a response (a bad status, a validation error) is logged as answered, then failed. URLs
 /// and headers are redacted by ``redaction``, or by the API's ``APIConfiguration/redaction`` when it is `nil`. Not
-/// in the ``Swift/Array/standard`` list: add it to log.
+/// in the default (`.standard`) list: add it to log.
 ///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insert(LoggingMiddleware { event in logger.debug("\(event)") }) }
@@ -36,7 +36,9 @@ public struct LoggingMiddleware: StandardStage {
         try await run(request, context, .closure(next))
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         let log = handler

@@ -2,7 +2,9 @@
 /// closure for the rest of the chain (the fast path of every request).
 package protocol StandardStage: Middleware {
     /// Does this stage's part around `next`, the rest of the chain.
-    func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next) async throws
+    func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    ) async throws
         -> HTTPResponse
 }
 
@@ -10,7 +12,7 @@ extension Array where Element == any Middleware {
     /// The chain every ``API`` starts with: the standard stages that are on by default, with default settings —
     /// ``RetryMiddleware`` (policy ``RetryPolicy/none``), ``ValidationMiddleware``, ``CoalescingMiddleware``.
     ///
-    /// The standard stages, in their standard order (outermost first), which ``insert(_:)`` keeps:
+    /// The standard stages, in their standard order (outermost first), which `insert(_:)` keeps:
     ///
     /// | stage | what it does | its settings |
     /// |---|---|---|
@@ -22,7 +24,7 @@ extension Array where Element == any Middleware {
     /// | ``MiddlewareName/cache`` | ``CacheMiddleware``: revalidating response cache; a write invalidates what it changes | `cache` |
     ///
     /// The transport is the end of the chain. A stage that is not in the list does not run: add one with
-    /// ``insert(_:)``, remove one with `removeAll(named:)`.
+    /// `insert(_:)`, remove one with `removeAll(named:)`.
     ///
     /// ```swift
     /// let api = API(baseURL: base).with {
@@ -34,12 +36,12 @@ extension Array where Element == any Middleware {
         [RetryMiddleware(), ValidationMiddleware(), CoalescingMiddleware()]
     }
 
-    /// The standard stages' names in their standard order, outermost first (the table of ``standard``).
+    /// The standard stages' names in their standard order, outermost first (the table of `standard`).
     package static let standardOrder: [MiddlewareName] = [
         .idempotencyKeys, .retry, .logging, .validation, .coalescing, .cache,
     ]
 
-    /// Places `stage`, one of the standard stages, at its standard position (see ``standard``) among the standard
+    /// Places `stage`, one of the standard stages, at its standard position (see `standard`) among the standard
     /// stages already in the list, replacing the stage of the same name if there is one; any other middleware is
     /// added at the end (innermost, next to the transport).
     ///
@@ -67,7 +69,7 @@ extension Array where Element == any Middleware {
     }
 
     /// This list with `retryPolicy` as its ``RetryMiddleware``'s policy and a ``LoggingMiddleware`` sending to
-    /// `logHandler`, each placed by ``insert(_:)``; `nil` leaves the list as it is (the shorthand parameters of
+    /// `logHandler`, each placed by `insert(_:)`; `nil` leaves the list as it is (the shorthand parameters of
     /// `API.init(baseURL:…)` and `configure(…)`).
     package func inserting(retryPolicy: RetryPolicy?, logHandler: LogHandler?) -> Self {
         var list = self

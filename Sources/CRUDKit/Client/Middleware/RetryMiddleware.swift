@@ -2,8 +2,8 @@
 /// received), and after a failed one asks the retry policy — its ``RetryPolicy/decide`` closure first — whether
 /// and when to send it again, waiting on the API's clock; at most 32 attempts.
 ///
-/// A request's own ``Request/retryPolicy`` wins over the stage's ``policy``. In the ``Swift/Array/standard`` list
-/// with ``RetryPolicy/none``; `API(baseURL:retryPolicy:)` and ``insert(_:)`` replace it with another policy.
+/// A request's own ``Request/retryPolicy`` wins over the stage's ``policy``. In the default (`.standard`) list
+/// with ``RetryPolicy/none``; `API(baseURL:retryPolicy:)` and `insert(_:)` replace it with another policy.
 /// Each retry is logged through the chain's ``LoggingMiddleware``, if any.
 ///
 /// ```swift
@@ -31,7 +31,9 @@ public struct RetryMiddleware: StandardStage {
         try await run(request, context, .closure(next))
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.

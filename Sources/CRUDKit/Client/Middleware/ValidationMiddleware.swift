@@ -1,7 +1,7 @@
 /// The standard stage that checks the status: any status but 2xx fails with ``CRUDError/httpStatus(_:)``
 /// (412: ``CRUDError/conflict(_:)``).
 ///
-/// In the ``Swift/Array/standard`` list, inside ``RetryMiddleware`` (a failed status is a failed attempt). A
+/// In the default (`.standard`) list, inside ``RetryMiddleware`` (a failed status is a failed attempt). A
 /// `.validate { }` middleware placed after it sees every response first, a failed status included.
 public struct ValidationMiddleware: StandardStage {
     /// Creates the stage.
@@ -19,7 +19,9 @@ public struct ValidationMiddleware: StandardStage {
         try await run(request, context, .closure(next))
     }
 
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next)
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
         async throws -> HTTPResponse
     {
         let response = try await next(request, context)
