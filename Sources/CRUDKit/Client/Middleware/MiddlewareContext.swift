@@ -23,11 +23,11 @@ public struct MiddlewareContext: Sendable {
         let startedAt: Duration
         let transfer: API.TransferMode
         /// The chain's first logging stage, which the retry stage logs each retry through.
-        let logging: LoggingMiddleware?
+        let logging: MiddlewareChain.Boxed<LoggingMiddleware>?
 
         init(
             originalRequest: HTTPRequest, retryPolicy: RetryPolicy?, startedAt: Duration, transfer: API.TransferMode,
-            logging: LoggingMiddleware?
+            logging: MiddlewareChain.Boxed<LoggingMiddleware>?
         ) {
             self.originalRequest = originalRequest
             self.retryPolicy = retryPolicy
@@ -56,7 +56,7 @@ public struct MiddlewareContext: Sendable {
 
     package init(
         api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode,
-        logging: LoggingMiddleware?
+        logging: MiddlewareChain.Boxed<LoggingMiddleware>?
     ) {
         self.api = api
         self.attempt = 1
@@ -87,7 +87,7 @@ public struct MiddlewareContext: Sendable {
     public var operationID: String { originalRequest.method.rawValue + " " + originalRequest.url.path }
 
     /// The handler of the chain's ``LoggingMiddleware``; `nil` when nothing is logged.
-    public var logHandler: LogHandler? { call.logging?.handler }
+    public var logHandler: LogHandler? { call.logging?.stage.handler }
 
     /// The clock retries wait on.
     public var clock: any APIClock { api.configuration.clock }

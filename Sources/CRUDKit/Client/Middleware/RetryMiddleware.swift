@@ -53,7 +53,7 @@ public struct RetryMiddleware: StandardStage {
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
             let delay = try await retryDelay(for: sent, error: error, context: context)
-            if let logging = context.call.logging {
+            if let logging = context.call.logging?.stage {
                 logging.handler(
                     LogEvent(
                         .retrying(after: delay), sent, attempt: context.attempt,
