@@ -277,7 +277,9 @@ extension TransportContract {
                 }
                 return .response(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: Data(#"{"v":2}"#.utf8)))
             } body: { server, transport in
-                let api = API(baseURL: server.baseURL, transport: transport).with { $0.cache = ResponseCache() }
+                let api = API(baseURL: server.baseURL, transport: transport).with {
+                    $0.middleware.insert(CacheMiddleware(ResponseCache()))
+                }
                 _ = try await api.get("thing")
                 let second = try await api.get("thing")
                 let text = String(decoding: second.body, as: UTF8.self)

@@ -40,7 +40,8 @@ struct Target: Sendable {
     /// The API the walk uses: the conventions and trailing-slash rule asked for, a token if given, and the
     /// reporter as log handler.
     func api(_ options: Options, reporter: Reporter) -> API {
-        var configuration = APIConfiguration(baseURL: baseURL, logHandler: { event in reporter.log(event) })
+        var configuration = APIConfiguration(baseURL: baseURL)
+        configuration.middleware.insert(LoggingMiddleware { event in reporter.log(event) })
         configuration.apply(options.conventions)
         if let trailingSlash = options.trailingSlash { configuration.trailingSlash = trailingSlash }
         if let token = options.token {

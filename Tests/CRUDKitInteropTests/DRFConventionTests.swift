@@ -29,7 +29,7 @@ struct DRFConventionTests {
             let bareWire = WireLog()
             let bare = drf.api.with {
                 $0.trailingSlash = .never
-                $0.logHandler = bareWire.handler
+                $0.middleware.insert(LoggingMiddleware(bareWire.handler))
             }
 
             // A read is redirected (301, Location `/people/12/`) and followed by the transport.

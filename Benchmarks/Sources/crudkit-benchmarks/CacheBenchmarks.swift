@@ -24,7 +24,7 @@ func runCacheBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
 
     let counted = CountingTransport(URLSessionTransport())
     let plain = API(baseURL: server.baseURL, transport: counted)
-    let cached = plain.with { $0.cache = ResponseCache() }
+    let cached = plain.with { $0.middleware.insert(CacheMiddleware(ResponseCache())) }
     let iterations = options.iterations(3_000)
 
     var sink = 0
@@ -53,7 +53,7 @@ func runCacheBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
 
     // 64 identical reads at once, coalesced into one request or sent one by one.
     let coalescing = plain
-    let separate = plain.with { $0.coalescesReads = false }
+    let separate = plain.with { $0.middleware.removeAll(named: .coalescing) }
     let batches = options.iterations(300)
     await counted.reset()
     let together = try await nanosecondsPerIteration(iterations: batches) {

@@ -38,7 +38,7 @@ func runHTTPBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     }
     // The whole pipeline: URL building, default headers, no middleware of your own, status check, logging (off).
     // Coalescing is off so that every call really is a request, as for the baseline.
-    let api = API(baseURL: server.url, transport: transport).with { $0.coalescesReads = false }
+    let api = API(baseURL: server.url, transport: transport).with { $0.middleware.removeAll(named: .coalescing) }
     let viaAPI: @Sendable () async throws -> Void = {
         guard try await api.get("people/1").status == 200 else { throw URLError(.badServerResponse) }
     }

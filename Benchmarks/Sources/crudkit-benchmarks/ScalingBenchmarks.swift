@@ -73,7 +73,7 @@ func runScalingBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         let cache = ResponseCache(byteLimit: 1 << 30, entryLimit: size)
         let transport = ETagTransport()
         let api = API(baseURL: URL(string: "https://api.example.com")!, transport: transport)
-            .with { $0.cache = cache }
+            .with { $0.middleware.insert(CacheMiddleware(cache)) }
         for number in 0..<size { _ = try await api.get("items/\(number)") as HTTPResponse }
         // The requests exactly as the API sent them (its Accept header is part of the cache's key).
         let requests = transport.received

@@ -220,15 +220,15 @@ extension API {
         token: String? = nil,
         headers: HTTPHeaders = [:],
         transport: (any Transport)? = nil,
-        middleware: [any Middleware] = StandardMiddleware.defaults,
-        retryPolicy: RetryPolicy = .none,
+        middleware: [any Middleware] = .standard,
+        retryPolicy: RetryPolicy? = nil,
         logHandler: LogHandler? = nil
     ) {
         var merged = headers
         if let token { merged = merged.merging(conventions.authorization(token: token)) }
         var configuration = APIConfiguration(
-            baseURL: baseURL, headers: merged, transport: transport, retryPolicy: retryPolicy,
-            logHandler: logHandler, middleware: middleware)
+            baseURL: baseURL, headers: merged, transport: transport,
+            middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler))
         configuration.apply(conventions)
         self.init(configuration: configuration)
     }

@@ -19,7 +19,7 @@ extension API {
     }
 
     /// The `Future` form of `send(_:)`. Sends a request that is already built through the API's middleware chain
-    /// (validation, retries, …; see ``StandardMiddleware``) and the transport.
+    /// (validation, retries, …; see `[any Middleware].standard`) and the transport.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

@@ -17,8 +17,8 @@ private struct Person: Codable, Sendable {
 
 private func readmeCaching(baseURL: URL) async throws -> [Person] {
     let api = API(baseURL: baseURL).with {
-        $0.cache = ResponseCache(byteLimit: 8 << 20, entryLimit: 500)  // off (nil) by default
-        $0.coalescesReads = true  // the default: identical reads in flight share one request
+        $0.middleware.insert(CacheMiddleware(ResponseCache(byteLimit: 8 << 20, entryLimit: 500)))  // not by default
+        // CoalescingMiddleware is in the default list: identical reads in flight share one request
     }
 
     let ada: Person = try await api.get("people/12")  // 200 with an ETag: stored

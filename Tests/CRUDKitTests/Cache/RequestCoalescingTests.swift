@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func theOffSwitchSendsEveryRead() async throws {
-        let api = API(baseURL: testBase, transport: transport).with { $0.coalescesReads = false }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.removeAll(named: .coalescing) }
         let callers = (0..<3).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
         await transport.arrivals.wait(until: 3)
         #expect(api.coalescer.waitingCallers == 0)

@@ -66,7 +66,9 @@ extension NetworkTests {
         }
 
         private func api(_ server: LoopbackServer, cache: ResponseCache = ResponseCache()) -> API {
-            API(baseURL: server.baseURL, transport: URLSessionTransport()).with { $0.cache = cache }
+            API(baseURL: server.baseURL, transport: URLSessionTransport()).with {
+                $0.middleware.insert(CacheMiddleware(cache))
+            }
         }
 
         @Test func aSecondReadRevalidatesAndIsServedFromTheCacheOn304() async throws {

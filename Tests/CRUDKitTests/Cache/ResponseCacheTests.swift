@@ -17,7 +17,9 @@ import Testing
     }
 
     private func api(_ cache: ResponseCache, headers: HTTPHeaders = [:]) -> API {
-        API(baseURL: testBase, headers: headers, transport: transport).with { $0.cache = cache }
+        API(baseURL: testBase, headers: headers, transport: transport).with {
+            $0.middleware.insert(CacheMiddleware(cache))
+        }
     }
 
     private var conditionalReads: [Bool] { transport.recorder.requests.map { $0.header("If-None-Match") != nil } }
@@ -86,14 +88,15 @@ import Testing
         let transport = StubTransport().on(
             nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "X-Tenant, Accept-Encoding"]))
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("a", headers: ["X-Tenant": "1"])
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
         _ = try await api.get("a", headers: ["X-Tenant": "2"])
         #expect(transport.recorder.requests.map { $0.header("If-None-Match") != nil } == [false, false, true])
         let star = StubTransport().on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\"", "Vary": "*"]))
         let starCache = ResponseCache()
-        _ = try await API(baseURL: testBase, transport: star).with { $0.cache = starCache }.get("a")
+        _ = try await API(baseURL: testBase, transport: star).with { $0.middleware.insert(CacheMiddleware(starCache)) }
+            .get("a")
         #expect(starCache.count == 0)
     }
 
@@ -103,7 +106,7 @@ import Testing
             .on(nil, "plain", .json(text: "{}"))
             .on(nil, "partial", .json(text: "{}", status: 206, headers: ["ETag": "\"t\""]))
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("plain")
         _ = try await api.get("partial")
         _ = try await api.get("tagged", headers: ["Cache-Control": "no-store"])
@@ -128,7 +131,7 @@ import Testing
                 ? .json(text: "{}", status: 404) : .json(text: "{}", headers: ["ETag": "\"t\""])
         }
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("people/1")
         #expect(cache.count == 1)
         gone.withLock { $0 = true }
@@ -141,7 +144,7 @@ import Testing
             .on(nil, "**", .json(text: "{}", headers: ["ETag": "\"t\""]))
             .on(.post, "**", .json(text: "{}", status: 201, headers: ["Location": "/v1/people/9/"]))
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("people/9")
         _ = try await api.get("teams/3")
         try await api.post("people/9/activate")
@@ -164,7 +167,7 @@ import Testing
                 ? jsonResponse("{}", headers: ["ETag": "\"t\""]) : jsonResponse("{}")
         }
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: gate).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: gate).with { $0.middleware.insert(CacheMiddleware(cache)) }
         let read = Task { try await api.get("people/1") }
         await gate.arrivals.wait(until: 1)
         let write = Task { try await api.delete("people/1") }
@@ -181,7 +184,9 @@ import Testing
             request.headers["If-None-Match"] == "\"t\""
                 ? HTTPResponse(status: 304) : jsonResponse(adaJSON, headers: ["ETag": "\"t\""])
         }
-        let api = API(baseURL: testBase, transport: gate).with { $0.cache = ResponseCache() }
+        let api = API(baseURL: testBase, transport: gate).with {
+            $0.middleware.insert(CacheMiddleware(ResponseCache()))
+        }
         let first = Task { try await api.get("people/1", as: StubPerson.self) }
         await gate.arrivals.wait(until: 1)
         gate.release { _ in true }

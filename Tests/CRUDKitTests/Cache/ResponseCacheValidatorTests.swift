@@ -37,7 +37,7 @@ import Testing
     func a304NamingAnotherRepresentationDoesNotRefreshTheStoredOne(notModified: [String: String]) async throws {
         let transport = Self.transport(notModified: notModified)
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("people/1")
         let second = try await api.get("people/1")
 
@@ -56,7 +56,9 @@ import Testing
     ])
     func a304ConfirmingTheStoredRepresentationServesIt(notModified: [String: String]) async throws {
         let transport = Self.transport(notModified: notModified)
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = ResponseCache() }
+        let api = API(baseURL: testBase, transport: transport).with {
+            $0.middleware.insert(CacheMiddleware(ResponseCache()))
+        }
         _ = try await api.get("people/1")
         let second = try await api.get("people/1")
 

@@ -51,8 +51,12 @@ extension NetworkTests {
             let api = API(
                 configuration: APIConfiguration(
                     baseURL: server.baseURL.appendingPathComponent("v1"), headers: ["Authorization": "Bearer s3cret"],
-                    transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3),
-                    logHandler: { event in events.withLock { $0.append("\(event) \(event.headers)") } }, clock: clock))
+                    transport: URLSessionTransport(), clock: clock,
+                    middleware: [
+                        RetryMiddleware(policy: RetryPolicy(maxAttempts: 3)),
+                        LoggingMiddleware({ event in events.withLock { $0.append("\(event) \(event.headers)") } }),
+                        ValidationMiddleware(), CoalescingMiddleware(),
+                    ]))
             let person = try await api.get(Endpoint.segments(["people", "../admin"]), as: StubPerson.self)
             #expect(person.firstName == "A")
             #expect(clock.sleeps == [.seconds(2)])

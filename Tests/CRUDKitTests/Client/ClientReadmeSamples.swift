@@ -105,12 +105,12 @@ private enum Backend {
 
 private func readmeRetryingAPI(transport: any Transport) -> API {
     API(
-        configuration: APIConfiguration(
-            baseURL: URL(string: "https://api.example.com/v1")!,
-            transport: transport,
-            retryPolicy: RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(20)),
-            addsIdempotencyKeys: true  // POSTs carry an Idempotency-Key, so they may be retried too
-        ))
+        baseURL: URL(string: "https://api.example.com/v1")!,
+        transport: transport,
+        retryPolicy: RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(20))
+    ).with {
+        $0.middleware.insert(IdempotencyKeyMiddleware())  // POSTs carry an Idempotency-Key, so they may be retried too
+    }
 }
 
 // MARK: - Logging
@@ -120,9 +120,12 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
         configuration: APIConfiguration(
             baseURL: URL(string: "https://api.example.com/v1")!,
             transport: transport,
-            logHandler: { event in lines.withLock { $0.append(event.description) } },  // or print(event)
             redaction: Redaction(queryParameters: ["api_key"])
-        ))
+        )
+    ).with {
+        // In an app: LoggingMiddleware { event in print(event) }
+        $0.middleware.insert(LoggingMiddleware { event in lines.withLock { $0.append(event.description) } })
+    }
     try await api.get("people", query: ["api_key": "k-123"])
 
     let request = try api.makeHTTPRequest(Request<Okay>(.delete, "people/12", headers: ["Authorization": "Bearer t"]))

@@ -17,8 +17,12 @@ import Testing
             configuration: APIConfiguration(
                 baseURL: testBase, headers: ["Authorization": "Bearer secret-token", "Cookie": "id=42"],
                 query: ["api_key": "k-123"], transport: transport,
-                retryPolicy: RetryPolicy(maxAttempts: 2), logHandler: { event in events.withLock { $0.append(event) } },
-                redaction: Redaction(headers: ["X-Signature"], queryParameters: ["API_KEY"]), clock: ManualClock()))
+                redaction: Redaction(headers: ["X-Signature"], queryParameters: ["API_KEY"]), clock: ManualClock(),
+                middleware: [
+                    RetryMiddleware(policy: RetryPolicy(maxAttempts: 2)),
+                    LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(),
+                    CoalescingMiddleware(),
+                ]))
         _ = try await api.put("people/1", body: .data(Data("hello".utf8)), headers: ["X-Signature": "sig"])
 
         let logged = events.withLock { $0 }

@@ -47,7 +47,8 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
         }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, retryPolicy: policy, clock: ManualClock())
+                baseURL: testBase, transport: transport, clock: ManualClock(),
+                middleware: [RetryMiddleware(policy: policy), ValidationMiddleware(), CoalescingMiddleware()])
         ).with {
             $0.middleware.insert(Tracing(label: "b", trace: trace), after: .retry)
             $0.middleware.insert(Tracing(label: "a", trace: trace), after: .retry)
@@ -137,7 +138,8 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
         }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, retryPolicy: policy, clock: ManualClock()))
+                baseURL: testBase, transport: transport, clock: ManualClock(),
+                middleware: [RetryMiddleware(policy: policy), ValidationMiddleware(), CoalescingMiddleware()]))
         let error = await crudError { try await api.get("me") }
         #expect(error?.status == 401)
         #expect(sessionEnded.withLock { $0 })
@@ -153,7 +155,8 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
         }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, retryPolicy: policy, clock: clock))
+                baseURL: testBase, transport: transport, clock: clock,
+                middleware: [RetryMiddleware(policy: policy), ValidationMiddleware(), CoalescingMiddleware()]))
         _ = try? await api.post("jobs")
         #expect(transport.recorder.count == 3)
         #expect(clock.sleeps == [.seconds(2), .seconds(2)])

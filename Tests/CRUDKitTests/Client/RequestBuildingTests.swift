@@ -96,7 +96,11 @@ import Testing
 
     @Test func postsGetAnIdempotencyKeyWhenConfigured() async throws {
         let api = API(
-            configuration: APIConfiguration(baseURL: testBase, transport: transport, addsIdempotencyKeys: true))
+            configuration: APIConfiguration(
+                baseURL: testBase, transport: transport,
+                middleware: [
+                    IdempotencyKeyMiddleware(), RetryMiddleware(), ValidationMiddleware(), CoalescingMiddleware(),
+                ]))
         _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
         _ = try await api.post("people", body: .json(StubPerson(firstName: "A", lastName: "B")))
         _ = try await api.put("people/1", body: .json(StubPerson(firstName: "A", lastName: "B")))

@@ -10,7 +10,10 @@ import Testing
     func api(_ transport: StubTransport, _ policy: RetryPolicy, keys: Bool = false) -> API {
         API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, retryPolicy: policy, addsIdempotencyKeys: keys, clock: clock))
+                baseURL: testBase, transport: transport, clock: clock,
+                middleware: (keys ? [IdempotencyKeyMiddleware()] as [any Middleware] : []) + [
+                    RetryMiddleware(policy: policy), ValidationMiddleware(), CoalescingMiddleware(),
+                ]))
     }
 
     @Test func backsOffExponentiallyUpToTheAttemptCap() async {
@@ -149,7 +152,11 @@ import Testing
         let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 503))
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport, retryPolicy: RetryPolicy(maxAttempts: 5), clock: clock))
+                baseURL: testBase, transport: transport, clock: clock,
+                middleware: [
+                    RetryMiddleware(policy: RetryPolicy(maxAttempts: 5)), ValidationMiddleware(),
+                    CoalescingMiddleware(),
+                ]))
         let task = Task { try await api.get("people") }
         for await _ in clock.started { break }
         task.cancel()

@@ -65,7 +65,7 @@ actor Gate {
         // Five separate requests must reach the server together, so identical reads are not coalesced here.
         let api = API(baseURL: testBase, transport: transport).with {
             $0.middleware.insert(auth, after: .retry)
-            $0.coalescesReads = false
+            $0.middleware.removeAll(named: .coalescing)
         }
         let errors = await withTaskGroup(of: CRUDError?.self) { group in
             for _ in 0..<5 { group.addTask { await crudError { try await api.get("me") } } }

@@ -13,8 +13,11 @@ import Testing
         }
         let api = API(
             configuration: APIConfiguration(
-                baseURL: testBase, transport: transport,
-                retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), clock: ManualClock())
+                baseURL: testBase, transport: transport, clock: ManualClock(),
+                middleware: [
+                    RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, jitter: 0)), ValidationMiddleware(),
+                    CoalescingMiddleware(),
+                ])
         ).with {
             $0.middleware.insert(
                 .adapt { request in

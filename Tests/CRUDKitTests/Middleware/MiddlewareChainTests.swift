@@ -65,7 +65,7 @@ import Testing
                     var response = response
                     response.body = try JSON(data: response.body)["data"].data()
                     return response
-                }, before: .logging)
+                }, after: .retry)
         }
         let person: Person = try await api.get("people/7")
         #expect(person == Person(id: 7, name: "Grace"))
@@ -110,7 +110,7 @@ import Testing
         let perAttempt = Locked<[Int]>([])
         let perRequest = Locked<[Int]>([])
         let api = Self.api(stubs) {
-            $0.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
+            $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, jitter: 0)))
             $0.middleware.insert(Self.counter("attempts", perAttempt), after: .retry)
         }
         var request = Request<Person>(.get, "people/3")
@@ -138,17 +138,29 @@ import Testing
 
     @Test func theDefaultOrderIsTheDocumentedOne() throws {
         let expected: [MiddlewareName] = [.idempotencyKeys, .retry, .logging, .validation, .coalescing, .cache]
-        #expect(StandardMiddleware.defaults.names == expected)
-        #expect(APIConfiguration(baseURL: nil).middleware.names == expected)
-        #expect(API(baseURL: nil).middleware.names == expected)
-        // The table in StandardMiddleware's documentation lists the stages in this order.
+        // The default list holds the stages that are on by default, in the standard order.
+        let defaults: [MiddlewareName] = [.retry, .validation, .coalescing]
+        #expect([any Middleware].standard.names == defaults)
+        #expect(APIConfiguration(baseURL: nil).middleware.names == defaults)
+        #expect(API(baseURL: nil).middleware.names == defaults)
+        // Every standard stage added with insert(_:), in any order, lands at its place in the standard order.
+        var all: [any Middleware] = .standard
+        all.insert(CacheMiddleware(ResponseCache()))
+        all.insert(LoggingMiddleware { _ in })
+        all.insert(IdempotencyKeyMiddleware())
+        #expect(all.names == expected)
+        #expect([any Middleware].standardOrder == expected)
+        // The table in the documentation of `[any Middleware].standard` lists the stages in this order.
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/CRUDKit/Client/Middleware/Middleware+Standard.swift")
+        let prefix = "    /// | ``MiddlewareName/"
         let rows = try String(contentsOf: source, encoding: .utf8).split(separator: "\n")
             .compactMap { line -> MiddlewareName? in
-                guard line.hasPrefix("/// | ``"), let end = line.dropFirst(8).firstIndex(of: "`") else { return nil }
-                return MiddlewareName(String(line[line.index(line.startIndex, offsetBy: 8)..<end]))
+                guard line.hasPrefix(prefix), let end = line.dropFirst(prefix.count).firstIndex(of: "`") else {
+                    return nil
+                }
+                return MiddlewareName(String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end]))
             }
         #expect(rows == expected)
     }
@@ -159,8 +171,8 @@ import Testing
         let stubs = StubTransport().on(.post, "payments", sequence: [.status(503), .json(["ok": true])])
         let seen = Locked<[String]>([])
         let api = Self.api(stubs) {
-            $0.addsIdempotencyKeys = true
-            $0.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
+            $0.middleware.insert(IdempotencyKeyMiddleware())
+            $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, jitter: 0)))
             $0.middleware.insert(
                 .intercept("outside validation") { request, context, next in
                     do {
@@ -192,8 +204,8 @@ import Testing
             let stubs = StubTransport().on(.get, "people", sequence: [.status(503), .json([])])
             let events = Locked<[LogEvent]>([])
             let api = Self.api(stubs) {
-                $0.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
-                $0.logHandler = { event in events.withLock { $0.append(event) } }
+                $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, jitter: 0)))
+                $0.middleware.insert(LoggingMiddleware({ event in events.withLock { $0.append(event) } }))
                 change(&$0)
             }
             _ = try await api.get("people") as [Person]
@@ -205,8 +217,9 @@ import Testing
                 "sent 1", "received 503 1", "failed httpStatus(503) 1", "retrying 1", "sent 2", "received 200 2",
             ])
         let outside = try await run { configuration in
+            guard let logging = configuration.middleware.first(where: { $0 is LoggingMiddleware }) else { return }
             configuration.middleware.removeAll(named: .logging)
-            configuration.middleware.insert(StandardMiddleware.logging, before: .retry)
+            configuration.middleware.insert(logging, before: .retry)
         }
         #expect(outside == ["sent 1", "retrying 1", "received 200 1"])
     }
@@ -238,11 +251,11 @@ import Testing
 
     @Test func aPrebuiltPOSTGetsAnIdempotencyKeyFromTheStage() async throws {
         let stubs = StubTransport().on(.post, "payments", .json(["ok": true]))
-        let api = Self.api(stubs) { $0.addsIdempotencyKeys = true }
+        let api = Self.api(stubs) { $0.middleware.insert(IdempotencyKeyMiddleware()) }
         _ = try await api.send(HTTPRequest(method: .post, url: testBase.appendingPathComponent("payments")))
         #expect(stubs.recorder.last?.headers["Idempotency-Key"] != nil)
         let without = Self.api(stubs) {
-            $0.addsIdempotencyKeys = true
+            $0.middleware.insert(IdempotencyKeyMiddleware())
             $0.middleware.removeAll(named: .idempotencyKeys)
         }
         _ = try await without.post("payments")
@@ -267,11 +280,11 @@ import Testing
     }
 
     @Test func insertingBeforeOrAfterAMissingNameAppends() {
-        var chain = StandardMiddleware.defaults
+        var chain: [any Middleware] = .standard
         chain.insert(ClosureMiddleware("a") { r, c, n in try await n(r, c) }, before: "nowhere")
         chain.insert(ClosureMiddleware("b") { r, c, n in try await n(r, c) }, after: "nowhere")
         chain.insert(ClosureMiddleware("c") { r, c, n in try await n(r, c) }, after: .retry)
-        #expect(chain.names == [.idempotencyKeys, .retry, "c", .logging, .validation, .coalescing, .cache, "a", "b"])
+        #expect(chain.names == [.retry, "c", .validation, .coalescing, "a", "b"])
     }
 }
 

@@ -21,7 +21,7 @@ enum MiddlewareReadme {
     }
 
     static func envelopeAPI(base: URL, transport: any Transport) -> API {
-        let api = API(baseURL: base, transport: transport).with { $0.middleware.insert(Envelope(), before: .logging) }
+        let api = API(baseURL: base, transport: transport).with { $0.middleware.insert(Envelope(), after: .retry) }
         return api
     }
 

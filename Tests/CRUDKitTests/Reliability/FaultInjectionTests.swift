@@ -22,10 +22,10 @@ extension NetworkTests {
                 configuration: APIConfiguration(
                     baseURL: faults.baseURL,
                     transport: URLSessionTransport(configuration: .init(maximumResponseSize: limit)),
-                    retryPolicy: retryPolicy,
                     timeout: timeout,
-                    addsIdempotencyKeys: addsIdempotencyKeys
-                )
+                    middleware: (addsIdempotencyKeys ? [IdempotencyKeyMiddleware()] as [any Middleware] : []) + [
+                        RetryMiddleware(policy: retryPolicy), ValidationMiddleware(), CoalescingMiddleware(),
+                    ])
             ).with { if let validator { $0.middleware.insert(validator, after: .validation) } }
         }
 

@@ -9,11 +9,11 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: URL(string: "https://api.example.com/v1")!,
-                retryPolicy: .standard,  // GET, HEAD, PUT, DELETE, and POSTs with an Idempotency-Key
-                redaction: Redaction(queryParameters: ["api_key"]),
-                addsIdempotencyKeys: true
+                redaction: Redaction(queryParameters: ["api_key"])
             )
         ).with {
+            $0.middleware.insert(RetryMiddleware(policy: .standard))  // GET, HEAD, PUT, DELETE, and POSTs with a key
+            $0.middleware.insert(IdempotencyKeyMiddleware())
             $0.middleware.insert(
                 .validate { response in
                     guard response.mediaType == "application/json" else {
@@ -27,7 +27,7 @@ import Testing
     @Test func strictAPIIsConfiguredAsDescribed() throws {
         let api = Self.strictAPI()
         #expect(api.configuration.middleware.names.filter { $0 == "validate" }.count == 1)
-        #expect(api.configuration.addsIdempotencyKeys)
+        #expect(api.configuration.middleware.contains { $0 is IdempotencyKeyMiddleware })
         let request = HTTPRequest(url: try #require(URL(string: "https://api.example.com/v1/x?api_key=k")))
         #expect(request.cURLDescription(redacting: api.configuration.redaction).contains("api_key=REDACTED"))
     }

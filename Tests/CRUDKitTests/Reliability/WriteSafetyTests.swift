@@ -25,10 +25,13 @@ import Testing
             configuration: APIConfiguration(
                 baseURL: URL(string: "https://api.example.com/v1"),
                 transport: backend,
-                retryPolicy: RetryPolicy(
-                    maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil, decide: decide),
-                addsIdempotencyKeys: keys,
-                clock: ManualClock()
+                clock: ManualClock(),
+                middleware: (keys ? [IdempotencyKeyMiddleware()] as [any Middleware] : []) + [
+                    RetryMiddleware(
+                        policy: RetryPolicy(
+                            maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil, decide: decide)),
+                    ValidationMiddleware(), CoalescingMiddleware(),
+                ]
             ))
     }
 

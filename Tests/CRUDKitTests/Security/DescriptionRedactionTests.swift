@@ -175,7 +175,10 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: URL(string: "https://api.example.com/v1"), transport: stubs,
-                logHandler: { event in events.withLock { $0.append(event) } }))
+                middleware: [
+                    RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                    ValidationMiddleware(), CoalescingMiddleware(),
+                ]))
         _ = try await api.get("people")
 
         let logged = events.withLock { $0 }.flatMap { event in event.headers.map(\.value) + ["\(event)"] }

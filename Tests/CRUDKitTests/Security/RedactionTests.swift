@@ -60,8 +60,12 @@ extension NetworkTests {
             let api = API(
                 configuration: APIConfiguration(
                     baseURL: base, headers: headers, query: ["token": "default-query-s3cret"],
-                    retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .zero, jitter: 0),
-                    logHandler: { event in events.withLock { $0.append(event) } }, redaction: Self.redaction))
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, initialDelay: .zero, jitter: 0)),
+                        LoggingMiddleware({ event in events.withLock { $0.append(event) } }), ValidationMiddleware(),
+                        CoalescingMiddleware(),
+                    ]))
 
             _ = try await api.get(
                 "flaky", query: ["api_key": "query-s3cret", "page": "2"], headers: ["x-signature": "signature-s3cret"])
@@ -90,7 +94,11 @@ extension NetworkTests {
             let api = API(
                 configuration: APIConfiguration(
                     baseURL: server.baseURL, headers: ["Authorization": "Bearer bearer-s3cret"],
-                    logHandler: { event in events.withLock { $0.append(event) } }, redaction: Self.redaction))
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                        ValidationMiddleware(), CoalescingMiddleware(),
+                    ]))
 
             await #expect(throws: CRUDError.self) { try await api.get("broken", query: ["token": "query-s3cret"]) }
 
@@ -107,8 +115,12 @@ extension NetworkTests {
             let events = Locked<[LogEvent]>([])
             let api = API(
                 configuration: APIConfiguration(
-                    baseURL: server.baseURL, logHandler: { event in events.withLock { $0.append(event) } },
-                    redaction: Self.redaction))
+                    baseURL: server.baseURL,
+                    redaction: Self.redaction,
+                    middleware: [
+                        RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                        ValidationMiddleware(), CoalescingMiddleware(),
+                    ]))
 
             await #expect(throws: CRUDError.self) { try await api.get("broken", query: ["token": "query-s3cret"]) }
 

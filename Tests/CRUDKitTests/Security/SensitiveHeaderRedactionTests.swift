@@ -17,7 +17,10 @@ import Testing
         let api = API(
             configuration: APIConfiguration(
                 baseURL: testBase, transport: transport,
-                logHandler: { event in events.withLock { $0.append(event) } })
+                middleware: [
+                    RetryMiddleware(), LoggingMiddleware({ event in events.withLock { $0.append(event) } }),
+                    ValidationMiddleware(), CoalescingMiddleware(),
+                ])
         ).with { $0.middleware.insert(refresher, after: .retry) }
 
         _ = try await api.get("people")

@@ -60,8 +60,10 @@ import Testing
     @Test func writeSafetyUnderRandomFaultsThroughRetriesAndIdempotencyKeys() async throws {
         backend.failRandomly(rate: 0.3, seed: 8)
         let api = api.with {
-            $0.addsIdempotencyKeys = true
-            $0.retryPolicy = RetryPolicy(maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil)
+            $0.middleware.insert(IdempotencyKeyMiddleware())
+            $0.middleware.insert(
+                RetryMiddleware(policy: RetryPolicy(maxAttempts: 20, initialDelay: .zero, jitter: 0, maxTotalTime: nil))
+            )
             $0.clock = ManualClock()
         }
 

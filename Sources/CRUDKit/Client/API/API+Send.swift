@@ -11,7 +11,7 @@ extension API {
     /// encoder), then goes through the request's own ``Request/middleware`` and the API's
     /// ``APIConfiguration/middleware`` to the transport: by default each attempt is adapted by the middleware,
     /// sent, validated by its status, and on failure decided on and perhaps retried (see
-    /// ``StandardMiddleware``).
+    /// `[any Middleware].standard`).
     ///
     /// ```swift
     /// let people = try await api.send(Request<[Person]>(.get, "people", query: ["age_gte": "30"]))
@@ -39,7 +39,7 @@ extension API {
 
     // twin: future, noasync: the request; spell the type
     /// Sends a request that is already built through the API's middleware chain (validation, retries,
-    /// …; see ``StandardMiddleware``) and the transport.
+    /// …; see `[any Middleware].standard`) and the transport.
     ///
     /// The API's default headers and query are not added: the request goes as given, after the middleware.
     /// - Returns: The validated response (a success status unless a middleware decided otherwise).
@@ -55,26 +55,18 @@ extension API {
     }
 
     /// The ``HTTPRequest`` a ``Request`` becomes before any middleware: URL with the default and own query,
-    /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when configured, the timeout.
+    /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when the API's middleware has
+    /// an ``IdempotencyKeyMiddleware``, the timeout.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
     ///   with CR/LF (see ``HTTPRequest/validate()``).
     public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let built = try buildHTTPRequest(request)
-        return keyed(built) ?? built
+        guard configuration.middleware.contains(where: { $0 is IdempotencyKeyMiddleware }) else { return built }
+        return IdempotencyKeyMiddleware.keyed(built) ?? built
     }
 
-    /// `request` with a fresh `Idempotency-Key`, when the API adds them (``APIConfiguration/addsIdempotencyKeys``),
-    /// the request is a `POST` and it has none yet; `nil` when nothing is to be added.
-    package func keyed(_ request: HTTPRequest) -> HTTPRequest? {
-        guard configuration.addsIdempotencyKeys, request.method == .post, !request.headers.contains("Idempotency-Key")
-        else { return nil }
-        var keyed = request
-        keyed.headers["Idempotency-Key"] = UUID().uuidString
-        return keyed
-    }
-
-    /// ``makeHTTPRequest(_:)`` without the `Idempotency-Key`, which the ``StandardMiddleware/idempotencyKeys`` stage
-    /// of the chain adds.
+    /// ``makeHTTPRequest(_:)`` without the `Idempotency-Key`, which the ``IdempotencyKeyMiddleware`` stage of the
+    /// chain adds.
     func buildHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers

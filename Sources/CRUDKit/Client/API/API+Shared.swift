@@ -48,8 +48,9 @@ extension API {
 ///   - query: Query parameters sent with every request.
 ///   - transport: What sends the requests.
 ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
-///   - retryPolicy: When failed requests are sent again.
-///   - logHandler: Receives an event per request, response, failure and retry.
+///   - retryPolicy: When failed requests are sent again (shorthand for a ``RetryMiddleware`` in `middleware`).
+///   - logHandler: Receives an event per request, response, failure and retry (shorthand for a
+///     ``LoggingMiddleware`` in `middleware`).
 /// - Returns: The installed API.
 @discardableResult
 public func configure(
@@ -57,8 +58,8 @@ public func configure(
     headers: HTTPHeaders = [:],
     query: some FormParametersConvertible = FormParameters(),
     transport: (any Transport)? = nil,
-    middleware: [any Middleware] = StandardMiddleware.defaults,
-    retryPolicy: RetryPolicy = .none,
+    middleware: [any Middleware] = .standard,
+    retryPolicy: RetryPolicy? = nil,
     logHandler: LogHandler? = nil
 ) -> API {
     let api = API(

@@ -21,15 +21,16 @@ public final class API: Sendable {
     public let configuration: APIConfiguration
     /// Builds this API's URLs (base URL and trailing-slash rule applied).
     public let paths: PathBuilder
-    /// Lets identical reads in flight share one exchange (see ``APIConfiguration/coalescesReads``).
-    let coalescer = RequestCoalescer()
-    /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once).
+    /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once; it keeps
+    /// this API's reads in flight for its ``CoalescingMiddleware``).
     let chain: MiddlewareChain
+    /// The reads in flight of the chain's first ``CoalescingMiddleware`` (an empty table when there is none).
+    var coalescer: RequestCoalescer { chain.coalescer ?? RequestCoalescer() }
 
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {
         self.configuration = configuration
-        self.chain = MiddlewareChain(configuration.middleware, for: configuration)
+        self.chain = MiddlewareChain(configuration.middleware)
         self.paths = PathBuilder(
             baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash,
             queryStyle: configuration.queryStyle)
@@ -42,18 +43,20 @@ public final class API: Sendable {
     ///   - query: Query parameters sent with every request, in the order written.
     ///   - transport: What sends the requests.
     ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
-    ///   - retryPolicy: When failed requests are sent again.
+    ///   - retryPolicy: When failed requests are sent again: shorthand for inserting
+    ///     `RetryMiddleware(policy: retryPolicy)` into `middleware`; `nil` leaves `middleware` as it is.
     ///   - trailingSlash: Whether URLs built from paths end with `/`.
     ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
-    ///   - logHandler: Receives an event per request, response, failure and retry.
+    ///   - logHandler: Receives an event per request, response, failure and retry: shorthand for inserting
+    ///     `LoggingMiddleware(logHandler)` into `middleware`; `nil` leaves `middleware` as it is.
     ///   - timeout: How long a request may wait for the next bytes.
     public convenience init(
         baseURL: URL?,
         headers: HTTPHeaders = [:],
         query: some FormParametersConvertible = FormParameters(),
         transport: (any Transport)? = nil,
-        middleware: [any Middleware] = StandardMiddleware.defaults,
-        retryPolicy: RetryPolicy = .none,
+        middleware: [any Middleware] = .standard,
+        retryPolicy: RetryPolicy? = nil,
         trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
         logHandler: LogHandler? = nil,
@@ -65,12 +68,10 @@ public final class API: Sendable {
                 headers: headers,
                 query: query.formParameters,
                 transport: transport,
-                retryPolicy: retryPolicy,
                 trailingSlash: trailingSlash,
                 callbackQueue: callbackQueue,
-                logHandler: logHandler,
                 timeout: timeout,
-                middleware: middleware
+                middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)
             ))
     }
 

@@ -21,32 +21,24 @@ public struct APIConfiguration: Sendable {
     public var coding: JSONCoding
     /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
     public var transport: any Transport
-    /// When failed requests are sent again (the ``StandardMiddleware/retry`` stage follows it).
-    public var retryPolicy: RetryPolicy
-    /// The middleware chain every request goes through, outermost first, before the transport: by default the
-    /// standard stages (``StandardMiddleware/defaults``: idempotency keys, retry, logging, validation, coalescing,
-    /// cache). Add your own with `insert(_:before:)` or `insert(_:after:)`; move or
-    /// remove a standard stage by its name.
+    /// The middleware chain every request goes through, outermost first, before the transport, and the one place
+    /// the standard stages' settings live: by default `.standard` (``RetryMiddleware`` with
+    /// ``RetryPolicy/none``, ``ValidationMiddleware``, ``CoalescingMiddleware``). Add a standard stage with
+    /// `insert(_:)`, which places it at its standard position (``CacheMiddleware``, ``LoggingMiddleware``,
+    /// ``IdempotencyKeyMiddleware``, or a ``RetryMiddleware`` with another policy); add your own with
+    /// `insert(_:before:)` or `insert(_:after:)`; remove a stage by its name.
     ///
     /// ```swift
-    /// let api = API(baseURL: base).with { $0.middleware.insert(Envelope(), after: .retry) }
+    /// let api = API(baseURL: base).with {
+    ///     $0.middleware.insert(CacheMiddleware(ResponseCache()))
+    ///     $0.middleware.insert(Envelope(), after: .retry)
+    /// }
     /// ```
     public var middleware: [any Middleware]
-    /// Whether identical `GET` and `HEAD` requests in flight at the same moment share one exchange with the server
-    /// (on by default). The requests must match as the middleware before this stage left them: same URL, same header fields
-    /// (so `Authorization`, `Accept` and `Accept-Language` included), same timeouts, and no body or progress
-    /// observer. Every caller gets the same response to decode on its own; cancelling one caller never cancels the
-    /// others, and the shared request is cancelled once all of its callers are.
-    public var coalescesReads = true
-    /// The cache that stores `GET` responses with an `ETag` or `Last-Modified` date and revalidates them with
-    /// `If-None-Match` / `If-Modified-Since` (see ``ResponseCache``); `nil` (the default) caches nothing.
-    public var cache: ResponseCache? = nil
     /// Whether URLs built from paths end with `/`.
     public var trailingSlash: TrailingSlash
     /// The queue `Future` callbacks of this API run on; `nil` uses the `Future` default.
     public var callbackQueue: DispatchQueue?
-    /// Receives an event for every request sent, response received, failure and retry; `nil` logs nothing.
-    public var logHandler: LogHandler?
     /// Which headers and query parameters logs and `curl` renderings never show in clear.
     public var redaction: Redaction
     /// How long a request may wait for the next bytes, unless the request sets its own timeout.
@@ -54,9 +46,6 @@ public struct APIConfiguration: Sendable {
     /// How long a whole exchange (redirects included) may take, unless the request sets its own; `nil` leaves it
     /// to the transport.
     public var deadline: TimeInterval?
-    /// Whether every `POST` gets an `Idempotency-Key` header with a new UUID (the same on each attempt), which also
-    /// makes it safe for the retry policy to repeat.
-    public var addsIdempotencyKeys: Bool
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
     /// What the model layer expects of the server: pagination, error shape, authorization scheme (see
@@ -72,17 +61,14 @@ public struct APIConfiguration: Sendable {
         queryStyle: FormParameters.ArrayStyle = .brackets,
         coding: JSONCoding = .default,
         transport: (any Transport)? = nil,
-        retryPolicy: RetryPolicy = .none,
         trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
-        logHandler: LogHandler? = nil,
         redaction: Redaction = .standard,
         timeout: TimeInterval = 60,
         deadline: TimeInterval? = nil,
-        addsIdempotencyKeys: Bool = false,
         clock: any APIClock = SystemClock(),
         conventions: APIConventions = .standard,
-        middleware: [any Middleware] = StandardMiddleware.defaults
+        middleware: [any Middleware] = .standard
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -90,14 +76,11 @@ public struct APIConfiguration: Sendable {
         self.queryStyle = queryStyle
         self.coding = coding
         self.transport = transport ?? Self.defaultTransport
-        self.retryPolicy = retryPolicy
         self.trailingSlash = trailingSlash
         self.callbackQueue = callbackQueue
-        self.logHandler = logHandler
         self.redaction = redaction
         self.timeout = timeout
         self.deadline = deadline
-        self.addsIdempotencyKeys = addsIdempotencyKeys
         self.clock = clock
         self.conventions = conventions
         self.middleware = middleware

@@ -5,7 +5,7 @@ extension TokenRefresher: Middleware {
     /// Sets the token header (after waiting for a refresh that is running), and on an expired-token status
     /// refreshes once (or joins the refresh running) and sends the request once more.
     ///
-    /// Place it inside the ``StandardMiddleware/retry`` stage and outside ``StandardMiddleware/validation`` (which
+    /// Place it inside the ``RetryMiddleware`` and outside ``ValidationMiddleware`` (which
     /// turns a 401 into the error it reacts to):
     ///
     /// ```swift

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// URLSession on Linux does no HTTP caching at all (and ``URLSessionTransport`` turns Apple's `URLCache` off so
 /// every platform behaves alike), so this is CRUDKit's own. Give an API one with
-/// ``APIConfiguration/cache``:
+/// ``CacheMiddleware``:
 ///
 /// ```swift
-/// let api = API(baseURL: base).with { $0.cache = ResponseCache(byteLimit: 8 << 20) }
+/// let api = API(baseURL: base).with { $0.middleware.insert(CacheMiddleware(ResponseCache(byteLimit: 8 << 20))) }
 /// let first: Person = try await api.get("people/12")   // 200: stored with its ETag
 /// let again: Person = try await api.get("people/12")   // sends If-None-Match; a 304 is answered from the cache
 /// ```

@@ -73,7 +73,7 @@ extension Middleware where Self == ClosureMiddleware {
             } catch {
                 throw CRUDError.fromAdapter(error)
             }
-            StandardMiddleware.markSecretNames(&adapted, context.api.configuration.redaction)
+            RetryMiddleware.markSecretNames(&adapted, context.api.configuration.redaction)
             // The URL is parsed again only when it changed (parsing costs about a microsecond).
             if adapted.url != request.url || adapted.method != request.method {
                 try adapted.validate()

@@ -1,111 +1,80 @@
-import Foundation
+/// A standard stage: a ``Middleware`` value carrying its own settings that the chain calls directly, without a
+/// closure for the rest of the chain (the fast path of every request).
+package protocol StandardStage: Middleware {
+    /// Does this stage's part around `next`, the rest of the chain.
+    func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    ) async throws
+        -> HTTPResponse
+}
 
-/// One of the stages every ``API`` runs by default, as a ``Middleware`` that can be moved or removed.
-///
-/// ``APIConfiguration/middleware`` starts as ``defaults``, outermost first:
-///
-/// | stage | what it does | settings it reads |
-/// |---|---|---|
-/// | ``idempotencyKeys`` | gives a `POST` an `Idempotency-Key` (the same on every attempt) | ``APIConfiguration/addsIdempotencyKeys`` |
-/// | ``retry`` | runs the attempts: the retry policy (its `decide` closure first) after a failure, the wait between | ``APIConfiguration/retryPolicy``, ``Request/retryPolicy`` |
-/// | ``logging`` | logs each attempt sent, answered and failed (the retry stage logs the retries) | ``APIConfiguration/logHandler`` |
-/// | ``validation`` | the status check: anything but 2xx fails | — |
-/// | ``coalescing`` | identical reads in flight share one exchange; a write stops later reads joining them | ``APIConfiguration/coalescesReads`` |
-/// | ``cache`` | revalidating response cache; a write invalidates what it changes | ``APIConfiguration/cache`` |
-///
-/// The transport is the end of the chain. A stage whose setting is off passes the request on untouched (and is
-/// skipped when the API is made).
-public struct StandardMiddleware: Middleware {
-    /// Which stage this is.
-    package enum Stage: Sendable {
-        case idempotencyKeys, retry, logging, validation, coalescing, cache
+extension Array where Element == any Middleware {
+    /// The chain every ``API`` starts with: the standard stages that are on by default, with default settings —
+    /// ``RetryMiddleware`` (policy ``RetryPolicy/none``), ``ValidationMiddleware``, ``CoalescingMiddleware``.
+    ///
+    /// The standard stages, in their standard order (outermost first), which `insert(_:)` keeps:
+    ///
+    /// | stage | what it does | its settings |
+    /// |---|---|---|
+    /// | ``MiddlewareName/idempotencyKeys`` | ``IdempotencyKeyMiddleware``: gives a `POST` an `Idempotency-Key` (the same on every attempt) | — |
+    /// | ``MiddlewareName/retry`` | ``RetryMiddleware``: runs the attempts, asks the retry policy after a failure, waits between | `policy` (a request's ``Request/retryPolicy`` wins) |
+    /// | ``MiddlewareName/logging`` | ``LoggingMiddleware``: logs each attempt sent, answered and failed (and the retries) | `handler`, `redaction` |
+    /// | ``MiddlewareName/validation`` | ``ValidationMiddleware``: the status check, anything but 2xx fails | — |
+    /// | ``MiddlewareName/coalescing`` | ``CoalescingMiddleware``: identical reads in flight share one exchange | — |
+    /// | ``MiddlewareName/cache`` | ``CacheMiddleware``: revalidating response cache; a write invalidates what it changes | `cache` |
+    ///
+    /// The transport is the end of the chain. A stage that is not in the list does not run: add one with
+    /// `insert(_:)`, remove one with `removeAll(named:)`.
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base).with {
+    ///     $0.middleware.insert(CacheMiddleware(ResponseCache()))
+    ///     $0.middleware.insert(LoggingMiddleware { event in logger.debug("\(event)") })
+    /// }
+    /// ```
+    public static var standard: [any Middleware] {
+        [RetryMiddleware(), ValidationMiddleware(), CoalescingMiddleware()]
     }
 
-    package let stage: Stage
-
-    private init(_ stage: Stage) {
-        self.stage = stage
-    }
-
-    /// Gives each `POST` without one an `Idempotency-Key` header with a new UUID, when
-    /// ``APIConfiguration/addsIdempotencyKeys`` is on. Outside ``retry``, so every attempt sends the same key.
-    public static let idempotencyKeys = StandardMiddleware(.idempotencyKeys)
-    /// Sends the request once or more (each attempt from the request this stage received): after a failed one the
-    /// retry policy decides, its ``RetryPolicy/decide`` closure first; waits between
-    /// attempts on the API's clock, at most `API.attemptLimit` (32) attempts.
-    public static let retry = StandardMiddleware(.retry)
-    /// Logs, through ``APIConfiguration/logHandler``, each attempt sent, answered (before validation) and failed.
-    public static let logging = StandardMiddleware(.logging)
-    /// Fails any status but 2xx with
-    /// ``CRUDError/httpStatus(_:)`` (412: ``CRUDError/conflict(_:)``).
-    public static let validation = StandardMiddleware(.validation)
-    /// Lets identical reads in flight share one exchange (``APIConfiguration/coalescesReads``).
-    public static let coalescing = StandardMiddleware(.coalescing)
-    /// Serves and revalidates `GET` responses from ``APIConfiguration/cache``, and invalidates them after writes.
-    public static let cache = StandardMiddleware(.cache)
-
-    /// The standard chain, outermost first: idempotency keys, retry, logging, validation, coalescing, cache.
-    public static let defaults: [any Middleware] = [
-        idempotencyKeys, retry, logging, validation, coalescing, cache,
+    /// The standard stages' names in their standard order, outermost first (the table of `standard`).
+    package static let standardOrder: [MiddlewareName] = [
+        .idempotencyKeys, .retry, .logging, .validation, .coalescing, .cache,
     ]
 
-    /// The stage's fixed name (``MiddlewareName/retry``, …).
-    public var name: MiddlewareName {
-        switch stage {
-        case .idempotencyKeys: .idempotencyKeys
-        case .retry: .retry
-        case .logging: .logging
-        case .validation: .validation
-        case .coalescing: .coalescing
-        case .cache: .cache
+    /// Places `stage`, one of the standard stages, at its standard position (see `standard`) among the standard
+    /// stages already in the list, replacing the stage of the same name if there is one; any other middleware is
+    /// added at the end (innermost, next to the transport).
+    ///
+    /// It goes just before (outside) the first standard stage that comes after it in the standard order, or at the
+    /// end when there is none: where it would have been had it been in the list all along (a middleware of your own
+    /// inserted after ``MiddlewareName/coalescing`` stays outside a cache added later).
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base).with { $0.middleware.insert(IdempotencyKeyMiddleware()) }  // outside retry
+    /// ```
+    public mutating func insert(_ stage: any Middleware) {
+        let name = stage.name
+        guard stage is any StandardStage,
+            let rank = Self.standardOrder.firstIndex(of: name)
+        else { return append(stage) }
+        if let existing = firstIndex(named: name) {
+            self[existing] = stage
+            return
         }
-    }
-
-    /// Does this stage's part around `next`.
-    public func intercept(
-        _ request: HTTPRequest,
-        context: MiddlewareContext,
-        next: @escaping MiddlewareNext
-    ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    /// Does this stage's part around `next`.
-    @inline(__always)
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    ) async throws
-        -> HTTPResponse
-    {
-        switch stage {
-        case .idempotencyKeys: try await Self.addIdempotencyKey(request, context, next)
-        case .retry: try await Self.retry(request, context, next)
-        case .logging: try await Self.log(request, context, next)
-        case .validation: try await Self.validate(request, context, next)
-        case .coalescing: try await Self.coalesce(request, context, next)
-        case .cache: try await Self.cache(request, context, next)
+        func rankOf(_ middleware: any Middleware) -> Int? {
+            guard middleware is any StandardStage else { return nil }
+            return Self.standardOrder.firstIndex(of: middleware.name)
         }
+        insert(stage, at: firstIndex { rankOf($0).map { $0 > rank } ?? false } ?? endIndex)
     }
 
-    /// Whether the stage does anything with `configuration` (a stage that does not is left out of the chain).
-    package func isActive(in configuration: APIConfiguration) -> Bool {
-        switch stage {
-        case .idempotencyKeys: configuration.addsIdempotencyKeys
-        case .retry, .validation: true
-        case .logging: configuration.logHandler != nil
-        case .coalescing: configuration.coalescesReads
-        case .cache: configuration.cache != nil
-        }
-    }
-
-    private static func addIdempotencyKey(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    ) async throws
-        -> HTTPResponse
-    {
-        guard let keyed = context.api.keyed(request) else { return try await next(request, context) }
-        var context = context
-        context.call = context.call.starting(from: keyed)  // what each attempt starts from carries the key
-        return try await next(keyed, context)
+    /// This list with `retryPolicy` as its ``RetryMiddleware``'s policy and a ``LoggingMiddleware`` sending to
+    /// `logHandler`, each placed by `insert(_:)`; `nil` leaves the list as it is (the shorthand parameters of
+    /// `API.init(baseURL:…)` and `configure(…)`).
+    package func inserting(retryPolicy: RetryPolicy?, logHandler: LogHandler?) -> Self {
+        var list = self
+        if let retryPolicy { list.insert(RetryMiddleware(policy: retryPolicy)) }
+        if let logHandler { list.insert(LoggingMiddleware(logHandler)) }
+        return list
     }
 }

@@ -6,7 +6,7 @@ public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) asy
 /// error) on its way back.
 ///
 /// Every request goes through one chain of middlewares, outermost first, ending with the transport:
-/// ``APIConfiguration/middleware`` (the standard stages, see ``StandardMiddleware``, plus any of your own), with the
+/// ``APIConfiguration/middleware`` (the standard stages, see `[any Middleware].standard`, plus any of your own), with the
 /// request's own ``Request/middleware`` around them. A middleware may change the request before calling `next`,
 /// change or replace the response after it, throw, or call `next` more than once (to retry).
 ///
@@ -71,16 +71,16 @@ public struct MiddlewareName: Hashable, Sendable, ExpressibleByStringLiteral, Cu
     /// The name.
     public var description: String { rawValue }
 
-    /// ``StandardMiddleware/idempotencyKeys``.
+    /// The name of ``IdempotencyKeyMiddleware``.
     public static let idempotencyKeys = MiddlewareName("idempotencyKeys")
-    /// ``StandardMiddleware/retry``.
+    /// The name of ``RetryMiddleware``.
     public static let retry = MiddlewareName("retry")
-    /// ``StandardMiddleware/logging``.
+    /// The name of ``LoggingMiddleware``.
     public static let logging = MiddlewareName("logging")
-    /// ``StandardMiddleware/validation``.
+    /// The name of ``ValidationMiddleware``.
     public static let validation = MiddlewareName("validation")
-    /// ``StandardMiddleware/coalescing``.
+    /// The name of ``CoalescingMiddleware``.
     public static let coalescing = MiddlewareName("coalescing")
-    /// ``StandardMiddleware/cache``.
+    /// The name of ``CacheMiddleware``.
     public static let cache = MiddlewareName("cache")
 }

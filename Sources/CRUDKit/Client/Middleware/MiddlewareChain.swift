@@ -1,10 +1,25 @@
-/// An API's middlewares, ready to run: the standard stages that are on and the custom middlewares in their order,
-/// then the transport.
+/// An API's middlewares, ready to run in their order, then the transport.
 package struct MiddlewareChain: Sendable {
-    /// One step: a standard stage, called directly, or a custom middleware, called with a closure for the rest.
+    /// One step: a standard stage, called directly by its concrete type (no closure, no existential; a payload is
+    /// at most one reference to retain), the coalescing stage with the table of reads in flight the chain keeps for
+    /// it, or a custom middleware, called with a closure for the rest.
     package enum Step: Sendable {
-        case standard(StandardMiddleware)
+        case idempotencyKeys
+        case retry(Boxed<RetryMiddleware>)
+        case logging(Boxed<LoggingMiddleware>)
+        case validation
+        case coalescing(RequestCoalescer)
+        case cache(CacheMiddleware)
         case custom(any Middleware)
+    }
+
+    /// A stage held by reference, so that reading a step retains one object rather than each of its settings.
+    package final class Boxed<Stage: StandardStage>: Sendable {
+        let stage: Stage
+
+        init(_ stage: Stage) {
+            self.stage = stage
+        }
     }
 
     /// The rest of a chain as a standard stage sees it: a position in a chain (no closure needed), or a closure.
@@ -23,30 +38,66 @@ package struct MiddlewareChain: Sendable {
     }
 
     package let steps: [Step]
+    /// The first logging stage, which the retry stage logs each retry through (boxed: the chain is copied into
+    /// every step's `Next`, and stays two references).
+    package let logging: Boxed<LoggingMiddleware>?
 
-    /// The chain of `middleware` for `configuration`: standard stages whose setting is off are left out.
-    package init(_ middleware: [any Middleware], for configuration: APIConfiguration) {
-        steps = middleware.compactMap { middleware in
-            guard let standard = middleware as? StandardMiddleware else { return .custom(middleware) }
-            return standard.isActive(in: configuration) ? .standard(standard) : nil
+    /// The chain of `middleware`; each coalescing stage gets a table of its own (an API's reads in flight are its
+    /// own).
+    package init(_ middleware: [any Middleware]) {
+        steps = middleware.map(Self.step)
+        logging = middleware.lazy.compactMap { $0 as? LoggingMiddleware }.first.map(Boxed.init)
+    }
+
+    private init(steps: [Step], logging: Boxed<LoggingMiddleware>?) {
+        self.steps = steps
+        self.logging = logging
+    }
+
+    private static func step(_ middleware: any Middleware) -> Step {
+        switch middleware {
+        case is IdempotencyKeyMiddleware: .idempotencyKeys
+        case let retry as RetryMiddleware: .retry(Boxed(retry))
+        case let logging as LoggingMiddleware: .logging(Boxed(logging))
+        case is ValidationMiddleware: .validation
+        case is CoalescingMiddleware: .coalescing(RequestCoalescer())
+        case let cache as CacheMiddleware: .cache(cache)
+        default: .custom(middleware)
         }
     }
 
-    private init(steps: [Step]) {
-        self.steps = steps
+    /// This chain with `outer` around it (a request's own middleware; a coalescing stage there has nobody to share
+    /// with and passes requests on).
+    package func wrapped(in outer: [any Middleware]) -> MiddlewareChain {
+        guard !outer.isEmpty else { return self }
+        let first = outer.map { $0 is CoalescingMiddleware ? .custom($0) : Self.step($0) }
+        return MiddlewareChain(
+            steps: first + steps,
+            logging: outer.lazy.compactMap { $0 as? LoggingMiddleware }.first.map(Boxed.init) ?? logging)
     }
 
-    /// This chain with `outer` around it (a request's own middleware).
-    package func wrapped(in outer: [any Middleware]) -> MiddlewareChain {
-        outer.isEmpty ? self : MiddlewareChain(steps: outer.map { .custom($0) } + steps)
+    /// The reads in flight of the first coalescing stage, if any.
+    package var coalescer: RequestCoalescer? {
+        for case .coalescing(let coalescer) in steps { return coalescer }
+        return nil
     }
 
     /// Sends `request` through the steps from `index` on, then the transport.
     package func run(_ request: HTTPRequest, _ context: MiddlewareContext, at index: Int) async throws -> HTTPResponse {
-        guard index < steps.count else { return try await StandardMiddleware.transfer(request, context) }
+        guard index < steps.count else { return try await Self.transfer(request, context) }
         switch steps[index] {
-        case .standard(let stage):
-            return try await stage.run(request, context, .chain(self, index + 1))
+        case .idempotencyKeys:
+            return try await IdempotencyKeyMiddleware().run(request, context, .chain(self, index + 1))
+        case .retry(let retry):
+            return try await retry.stage.run(request, context, .chain(self, index + 1))
+        case .logging(let logging):
+            return try await logging.stage.run(request, context, .chain(self, index + 1))
+        case .validation:
+            return try await ValidationMiddleware().run(request, context, .chain(self, index + 1))
+        case .cache(let cache):
+            return try await cache.run(request, context, .chain(self, index + 1))
+        case .coalescing(let coalescer):
+            return try await CoalescingMiddleware.run(request, context, .chain(self, index + 1), coalescer: coalescer)
         case .custom(let middleware):
             return try await middleware.intercept(request, context: context) { request, context in
                 try await self.run(request, context, at: index + 1)
@@ -64,9 +115,11 @@ extension API {
         retryPolicy: RetryPolicy?,
         transfer: TransferMode
     ) async throws -> HTTPResponse {
-        let context = MiddlewareContext(api: self, request: request, retryPolicy: retryPolicy, transfer: transfer)
+        let chain = self.chain.wrapped(in: middleware)
+        let context = MiddlewareContext(
+            api: self, request: request, retryPolicy: retryPolicy, transfer: transfer, logging: chain.logging)
         do {
-            return try await chain.wrapped(in: middleware).run(request, context, at: 0)
+            return try await chain.run(request, context, at: 0)
         } catch let error as CRUDError {
             throw error
         } catch {

@@ -8,7 +8,7 @@ import Foundation
 public struct MiddlewareContext: Sendable {
     /// The API sending the request; its settings are ``API/configuration``.
     public let api: API
-    /// The attempt, from 1 (set by the ``StandardMiddleware/retry`` stage).
+    /// The attempt, from 1 (set by the ``RetryMiddleware`` stage).
     public var attempt: Int
     /// The failures of the earlier attempts, oldest first.
     public var previousFailures: [CRUDError]
@@ -18,20 +18,29 @@ public struct MiddlewareContext: Sendable {
     /// What stays the same for a whole call.
     package final class Call: Sendable {
         let originalRequest: HTTPRequest
-        let retryPolicy: RetryPolicy
+        /// The request's own retry policy, which the retry stage follows instead of its own.
+        let retryPolicy: RetryPolicy?
         let startedAt: Duration
         let transfer: API.TransferMode
+        /// The chain's first logging stage, which the retry stage logs each retry through.
+        let logging: MiddlewareChain.Boxed<LoggingMiddleware>?
 
-        init(originalRequest: HTTPRequest, retryPolicy: RetryPolicy, startedAt: Duration, transfer: API.TransferMode) {
+        init(
+            originalRequest: HTTPRequest, retryPolicy: RetryPolicy?, startedAt: Duration, transfer: API.TransferMode,
+            logging: MiddlewareChain.Boxed<LoggingMiddleware>?
+        ) {
             self.originalRequest = originalRequest
             self.retryPolicy = retryPolicy
             self.startedAt = startedAt
             self.transfer = transfer
+            self.logging = logging
         }
 
         /// This call with `request` as the original request.
         func starting(from request: HTTPRequest) -> Call {
-            Call(originalRequest: request, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer)
+            Call(
+                originalRequest: request, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer,
+                logging: logging)
         }
     }
 
@@ -39,26 +48,31 @@ public struct MiddlewareContext: Sendable {
     /// - Parameters:
     ///   - api: The API sending the request.
     ///   - request: The request as built.
-    ///   - retryPolicy: The retry policy; `nil` uses the API's.
+    ///   - retryPolicy: The request's own retry policy; `nil` leaves it to the ``RetryMiddleware``'s.
     public init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy? = nil) {
-        self.init(api: api, request: request, retryPolicy: retryPolicy, transfer: .memory(.none))
+        self.init(
+            api: api, request: request, retryPolicy: retryPolicy, transfer: .memory(.none), logging: api.chain.logging)
     }
 
-    package init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode) {
+    package init(
+        api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode,
+        logging: MiddlewareChain.Boxed<LoggingMiddleware>?
+    ) {
         self.api = api
         self.attempt = 1
         self.previousFailures = []
         self.call = Call(
-            originalRequest: request, retryPolicy: retryPolicy ?? api.configuration.retryPolicy,
-            startedAt: api.configuration.clock.now(), transfer: transfer)
+            originalRequest: request, retryPolicy: retryPolicy, startedAt: api.configuration.clock.now(),
+            transfer: transfer, logging: logging)
     }
 
     /// The request as built, before the API's middleware changed it (but with the idempotency key the
-    /// ``StandardMiddleware/idempotencyKeys`` stage gave it).
+    /// ``IdempotencyKeyMiddleware`` stage gave it).
     public var originalRequest: HTTPRequest { call.originalRequest }
 
-    /// The retry policy the ``StandardMiddleware/retry`` stage follows: the request's own, or the API's.
-    public var retryPolicy: RetryPolicy { call.retryPolicy }
+    /// The request's own retry policy (``Request/retryPolicy``), which the ``RetryMiddleware`` follows instead of its
+    /// own; `nil` when the request has none.
+    public var retryPolicy: RetryPolicy? { call.retryPolicy }
 
     /// When the request started, on the API's clock (``APIClock/now()``).
     package var startedAt: Duration { call.startedAt }
@@ -72,8 +86,8 @@ public struct MiddlewareContext: Sendable {
     /// A name for the operation, for logs and metrics: method and URL path, such as `GET /v1/people/12`.
     public var operationID: String { originalRequest.method.rawValue + " " + originalRequest.url.path }
 
-    /// Receives the API's log events; `nil` when nothing is logged.
-    public var logHandler: LogHandler? { api.configuration.logHandler }
+    /// The handler of the chain's ``LoggingMiddleware``; `nil` when nothing is logged.
+    public var logHandler: LogHandler? { call.logging?.stage.handler }
 
     /// The clock retries wait on.
     public var clock: any APIClock { api.configuration.clock }

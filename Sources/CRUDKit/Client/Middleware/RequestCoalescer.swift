@@ -2,7 +2,7 @@ import Foundation
 
 /// Lets identical reads that are in flight at the same moment share one exchange with the server.
 ///
-/// Every ``API`` owns one (see ``APIConfiguration/coalescesReads``). A caller asks for the response to a request;
+/// Every ``API`` keeps one per ``CoalescingMiddleware`` in its chain. A caller asks for the response to a request;
 /// when an identical request (same ``Key``) is already in flight, it waits for that one instead of sending its own,
 /// and every caller gets the same ``HTTPResponse`` (or the same error) to decode on its own.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// total time, and the server's `Retry-After`.
 ///
 /// Only requests that are safe to repeat are retried: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`, …),
-/// any request carrying an `Idempotency-Key` header (see ``APIConfiguration/addsIdempotencyKeys``), and any request
+/// any request carrying an `Idempotency-Key` header (see ``IdempotencyKeyMiddleware``), and any request
 /// that never left (a transport failure with the reason ``TransportFailure/Reason/cannotConnect`` or
 /// ``TransportFailure/Reason/hostNotFound``). A cancelled
 /// request is never retried, and the wait between attempts ends as soon as the task is cancelled.

@@ -1,16 +1,49 @@
-extension StandardMiddleware {
-    /// The ``logging`` stage: an event when the attempt is sent, when its response arrives, and when it fails.
-    ///
-    /// A failure that carries a response (a bad status, a validation error) is logged as answered, then failed.
-    static func log(
+/// The standard stage that logs each attempt: an event when it is sent, when its response arrives (before the
+/// status check, when placed at its standard position), and when it fails; ``RetryMiddleware`` logs each retry
+/// through it too.
+///
+/// A failure that carries a response (a bad status, a validation error) is logged as answered, then failed. URLs
+/// and headers are redacted by ``redaction``, or by the API's ``APIConfiguration/redaction`` when it is `nil`. Not
+/// in the default (`.standard`) list: add it to log.
+///
+/// ```swift
+/// let api = API(baseURL: base).with { $0.middleware.insert(LoggingMiddleware { event in logger.debug("\(event)") }) }
+/// ```
+public struct LoggingMiddleware: StandardStage {
+    /// Receives the events.
+    public var handler: LogHandler
+    /// What the events never show in clear; `nil` uses the API's ``APIConfiguration/redaction``.
+    public var redaction: Redaction?
+
+    /// Creates the stage.
+    /// - Parameters:
+    ///   - handler: Receives an event per attempt sent, response received, failure and retry.
+    ///   - redaction: What the events never show in clear; `nil` uses the API's.
+    public init(_ handler: @escaping LogHandler, redaction: Redaction? = nil) {
+        self.handler = handler
+        self.redaction = redaction
+    }
+
+    /// ``MiddlewareName/logging``.
+    public var name: MiddlewareName { .logging }
+
+    /// Logs the attempt around sending `request` on through `next`.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse {
+        try await run(request, context, .closure(next))
+    }
+
+    package func run(
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    ) async throws
-        -> HTTPResponse
+    )
+        async throws -> HTTPResponse
     {
-        let configuration = context.api.configuration
-        guard let log = configuration.logHandler else { return try await next(request, context) }
-        let clock = configuration.clock
-        let redaction = configuration.redaction
+        let log = handler
+        let clock = context.api.configuration.clock
+        let redaction = self.redaction ?? context.api.configuration.redaction
         let attempt = context.attempt
         let sentAt = clock.now()
         log(LogEvent(.requestSent, request, attempt: attempt, redaction: redaction))
@@ -37,7 +70,6 @@ extension StandardMiddleware {
         }
     }
 }
-
 extension LogEvent {
     /// The event of `kind` for `request`, with the URL and headers redacted by `redaction`: the request's headers
     /// for ``Kind/requestSent`` (those it marks sensitive hidden too), the response's when there is one.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StandardMiddleware {
+extension MiddlewareChain {
     /// The end of every chain: the transport sends the request (into memory, a file, or steered by a handle), its
     /// errors become ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
     static func transfer(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {

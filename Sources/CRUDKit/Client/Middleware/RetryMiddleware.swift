@@ -1,16 +1,47 @@
-extension StandardMiddleware {
-    /// The ``retry`` stage: attempts until one succeeds or the retry policy gives up.
-    static func retry(
+/// The standard stage that runs the attempts: it sends the request once or more (each attempt from the request it
+/// received), and after a failed one asks the retry policy — its ``RetryPolicy/decide`` closure first — whether
+/// and when to send it again, waiting on the API's clock; at most 32 attempts.
+///
+/// A request's own ``Request/retryPolicy`` wins over the stage's ``policy``. In the default (`.standard`) list
+/// with ``RetryPolicy/none``; `API(baseURL:retryPolicy:)` and `insert(_:)` replace it with another policy.
+/// Each retry is logged through the chain's ``LoggingMiddleware``, if any.
+///
+/// ```swift
+/// let api = API(baseURL: base).with { $0.middleware.insert(RetryMiddleware(policy: .standard)) }
+/// ```
+public struct RetryMiddleware: StandardStage {
+    /// When failed requests are sent again (a request's own ``Request/retryPolicy`` wins).
+    public var policy: RetryPolicy
+
+    /// Creates the stage.
+    /// - Parameter policy: When failed requests are sent again; by default never (``RetryPolicy/none``).
+    public init(policy: RetryPolicy = .none) {
+        self.policy = policy
+    }
+
+    /// ``MiddlewareName/retry``.
+    public var name: MiddlewareName { .retry }
+
+    /// Sends `request` through `next` until an attempt succeeds or the retry policy gives up.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse {
+        try await run(request, context, .closure(next))
+    }
+
+    package func run(
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    ) async throws
-        -> HTTPResponse
+    )
+        async throws -> HTTPResponse
     {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         var context = context
         while true {
             if Task.isCancelled { throw CRUDError.cancelled }
-            let sent = adapt(request, context)
+            let sent = Self.adapt(request, context)
             let error: CRUDError
             do {
                 return try await next(sent, context)
@@ -22,11 +53,11 @@ extension StandardMiddleware {
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
             let delay = try await retryDelay(for: sent, error: error, context: context)
-            if let log = api.configuration.logHandler {
-                log(
+            if let logging = context.call.logging?.stage {
+                logging.handler(
                     LogEvent(
-                        .retrying(after: delay), sent, attempt: context.attempt, redaction: api.configuration.redaction)
-                )
+                        .retrying(after: delay), sent, attempt: context.attempt,
+                        redaction: logging.redaction ?? api.configuration.redaction))
             }
             if delay > .zero {
                 do {
@@ -65,24 +96,24 @@ extension StandardMiddleware {
 
     /// Asks the retry policy (its ``RetryPolicy/decide`` closure first) whether and when to send `request` again.
     /// - Throws: The error to fail with when it does not retry.
-    private static func retryDelay(
+    private func retryDelay(
         for request: HTTPRequest,
         error: CRUDError,
         context: MiddlewareContext
     ) async throws -> Duration {
         guard context.attempt < API.attemptLimit else { throw error }
-        let api = context.api
+        let policy = context.call.retryPolicy ?? self.policy
         let elapsed = context.elapsed
-        if let decide = context.retryPolicy.decide {
+        if let decide = policy.decide {
             switch await decide(request, error, context) {
             case .retry(let delay): return delay
             case .fail(let replacement): throw replacement
             case .doNotRetry: break
             }
         }
-        let decision = context.retryPolicy.decision(
+        let decision = policy.decision(
             for: request, failedWith: error, attempt: context.attempt, elapsed: elapsed,
-            now: api.configuration.clock.date())
+            now: context.api.configuration.clock.date())
         guard case .retry(let delay) = decision else { throw error }
         return delay
     }

@@ -1,0 +1,31 @@
+/// The standard stage that checks the status: any status but 2xx fails with ``CRUDError/httpStatus(_:)``
+/// (412: ``CRUDError/conflict(_:)``).
+///
+/// In the default (`.standard`) list, inside ``RetryMiddleware`` (a failed status is a failed attempt). A
+/// `.validate { }` middleware placed after it sees every response first, a failed status included.
+public struct ValidationMiddleware: StandardStage {
+    /// Creates the stage.
+    public init() {}
+
+    /// ``MiddlewareName/validation``.
+    public var name: MiddlewareName { .validation }
+
+    /// Sends `request` on through `next` and fails a response whose status is not 2xx.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse {
+        try await run(request, context, .closure(next))
+    }
+
+    package func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
+    )
+        async throws -> HTTPResponse
+    {
+        let response = try await next(request, context)
+        guard response.isSuccess else { throw CRUDError.fromStatus(response) }
+        return response
+    }
+}
