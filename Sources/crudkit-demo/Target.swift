@@ -41,8 +41,8 @@ struct Target: Sendable {
     /// reporter as log handler.
     func api(_ options: Options, reporter: Reporter) -> API {
         var configuration = APIConfiguration(baseURL: baseURL, logHandler: { event in reporter.log(event) })
-        configuration.apply(options.conventions)
-        if let trailingSlash = options.trailingSlash { configuration.trailingSlash = trailingSlash }
+        configuration.conventions = options.conventions
+        if let trailingSlash = options.trailingSlash { configuration.conventions.trailingSlash = trailingSlash }
         if let token = options.token {
             configuration.headers = configuration.headers.merging(options.conventions.authorization(token: token))
         }
