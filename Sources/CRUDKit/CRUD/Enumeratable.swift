@@ -13,7 +13,7 @@ public protocol Enumeratable: CRUDResource {}
 extension ResourceScope where Model: Enumeratable {
     /// The pagination in force: the ``APIConventions/pagination`` of the model's conventions
     /// (``CRUDResource/conventions(from:)`` of the API's).
-    public var pagination: Pagination { conventions.pagination }
+    package var pagination: Pagination { conventions.pagination }
 
     // twin: future
     /// The first page's items: `GET /people?…`.

@@ -29,13 +29,6 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         self.parentSegments = parentSegments
     }
 
-    /// The same scope on another API.
-    /// - Parameter api: The API to use.
-    /// - Returns: The new scope.
-    public func using(_ api: API) -> ResourceScope {
-        ResourceScope(api: api, parentSegments: parentSegments)
-    }
-
     // MARK: - Paths
 
     /// The collection endpoint of `operation` (`people`, or `people/12/posts` under a parent).

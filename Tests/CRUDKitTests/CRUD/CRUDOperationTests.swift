@@ -91,7 +91,7 @@ import Testing
         let draft = Member(firstName: "No", lastName: "Id")
         let scope = Member.using(api)
         for error in [
-            await crudError { try await scope.read(draft) },
+            await crudError { try await API.withShared(api) { try await draft.read() } },
             await crudError { try await scope.update(draft) },
             await crudError { try await scope.update(draft, from: draft) },
             await crudError { try await API.withShared(api) { try await draft.delete() } },

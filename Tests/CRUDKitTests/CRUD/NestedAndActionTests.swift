@@ -73,7 +73,7 @@ import Testing
         let api = API(baseURL: testBase, transport: stubs)
         let scope = Wrapped.using(api)
         let thing = try await scope.read(id: "7")
-        _ = try await scope.read(thing)
+        _ = try await scope.read(id: try #require(thing.id))
         _ = try await scope.readTagged(id: "7")
         _ = try await scope.create(thing)
         _ = try await scope.update(thing)

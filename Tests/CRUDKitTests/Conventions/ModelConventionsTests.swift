@@ -94,4 +94,33 @@ import Testing
             ])
         #expect(requests.dropFirst().allSatisfy { $0.request.headers["If-Match"] == "\"v1\"" })
     }
+
+    /// Under a Laravel API (answers under `data`) with no trailing slash: one model reads bare answers, another
+    /// wants a slash, nested too; each changes only that field.
+    private struct Bare: Readable, Codable {
+        static let path = "bare"
+        var id: Int?
+
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.responseKey = nil } }
+    }
+
+    private struct Slashy: Readable, Codable {
+        static let path = "slashy"
+        var id: Int?
+
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.trailingSlash = .always } }
+    }
+
+    @Test func aModelsChangeWinsOverAPresetsFieldAndOnlyThatField() async throws {
+        let stubs = Self.stubs(#"{"id": 1, "data": {"id": 2}}"#)
+        let api = API(baseURL: testBase, conventions: .laravel, transport: stubs)
+        let bare = try await Bare.using(api).read(id: 1)
+        let slashy = try await Slashy.scoped(to: Member.self, id: 12, api: api).read(id: 3)
+        #expect(bare.id == 1)  // read as it is: the model turned the response key off
+        #expect(slashy.id == 2)  // the API's response key still applies to it
+        #expect(
+            stubs.recorder.requests.map(\.request.url.absoluteString) == [
+                "https://api.example.com/v1/bare/1", "https://api.example.com/v1/people/12/slashy/3/",
+            ])
+    }
 }
