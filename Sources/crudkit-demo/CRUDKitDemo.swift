@@ -42,7 +42,7 @@ enum CRUDKitDemo {
         defer { target.stop() }
         let reporter = Reporter(onBegin: failureInjector(options.failAt, backend: target.backend))
         personPath.withLock { $0 = options.path }
-        CRUDKit.configure(target.api(options, reporter: reporter))
+        API.shared = target.api(options, reporter: reporter)
         print("crudkit-demo: walking a Person through \(target.description)/\(options.path)")
         print("  conventions \(options.conventions.name), trailing slash \(options.effectiveTrailingSlash)")
 

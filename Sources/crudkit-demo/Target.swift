@@ -42,8 +42,8 @@ struct Target: Sendable {
     func api(_ options: Options, reporter: Reporter) -> API {
         var configuration = APIConfiguration(baseURL: baseURL)
         configuration.middleware.insert(LoggingMiddleware { event in reporter.log(event) })
-        configuration.apply(options.conventions)
-        if let trailingSlash = options.trailingSlash { configuration.trailingSlash = trailingSlash }
+        configuration.conventions = options.conventions
+        if let trailingSlash = options.trailingSlash { configuration.conventions.trailingSlash = trailingSlash }
         if let token = options.token {
             configuration.headers = configuration.headers.merging(options.conventions.authorization(token: token))
         }

@@ -28,7 +28,7 @@ struct DRFConventionTests {
             let id = try #require(ada.id)
             let bareWire = WireLog()
             let bare = drf.api.with {
-                $0.trailingSlash = .never
+                $0.conventions.trailingSlash = .never
                 $0.middleware.insert(LoggingMiddleware(bareWire.handler))
             }
 

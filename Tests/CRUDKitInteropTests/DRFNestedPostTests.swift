@@ -36,7 +36,7 @@ struct DRFNestedPostTests {
             #expect(patched.body == "Short")
             #expect(patched.title == "Hello again")
 
-            let okay: Okay = try await posts.delete(patched)
+            let okay: Okay = try await posts.delete(id: try #require(patched.id))
             #expect(okay == Okay())
             let gone = await #expect(throws: CRUDError.self) { () async throws -> Post in
                 try await posts.read(id: postID)

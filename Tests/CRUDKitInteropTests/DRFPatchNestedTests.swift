@@ -22,7 +22,7 @@ struct DRFPatchNestedTests {
             #expect(stored.settings == Profile.Settings(theme: "light", language: "en"))
             let patch = try #require(drf.wire.exchanges(.patch).first)
             #expect(patch.status == 200)
-            _ = try await profiles.delete(stored)
+            _ = try await profiles.delete(id: try #require(stored.id))
         }
     }
 

@@ -9,7 +9,7 @@ struct DRFPutNullTests {
     /// The same person for a server where PUT must not carry `null`s: it keeps the old values.
     struct PartialPerson: CRUDModel, Codable, Hashable {
         static let path = "people"
-        static let putNilEncoding: JSONCoding.NilEncoding? = .omit
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.putNilEncoding = .omit } }
         var id: Int?
         var firstName: String
         var lastName: String

@@ -9,7 +9,7 @@ import Testing
 
 private func readmeSetup(key: String) {
     let api = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
-    CRUDKit.configure(api)
+    API.shared = api
 }
 
 /// What the README's usage sample found out, for the test to check.

@@ -5,7 +5,9 @@ import Foundation
 /// `?page=N&page_size=10`, stopping at the envelope's `count`.
 struct PagedPerson: CRUDModel, Codable, Hashable {
     static let path = "people"
-    static let pagination: Pagination? = .pageNumber("page", sizeParameter: "page_size", pageSize: 10)
+    static func conventions(from api: APIConventions) -> APIConventions {
+        api.with { $0.pagination = .pageNumber("page", sizeParameter: "page_size", pageSize: 10) }
+    }
 
     var id: Int?
     var firstName: String

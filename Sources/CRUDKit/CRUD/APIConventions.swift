@@ -1,7 +1,11 @@
 import Foundation
 
-/// What a family of servers expects, set in one go: trailing slash, query list style, pagination, error body
-/// shape, authorization scheme, and how `PUT` and `PATCH` bodies are written.
+/// What a family of servers expects, set in one go: trailing slash, query list style, JSON coding, pagination, error
+/// body shape, authorization scheme, and how `PUT` and `PATCH` bodies are written.
+///
+/// The one place these settings live: an API has its conventions (``APIConfiguration/conventions``), and a model may
+/// change some of them for its own calls (``CRUDResource/conventions(from:)``); what the model changes wins, field
+/// by field, and the rest follows the API.
 ///
 /// ```swift
 /// let api = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
@@ -19,20 +23,20 @@ import Foundation
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
     public var name: String
-    /// Whether built URLs end with `/` (applied to ``APIConfiguration/trailingSlash`` by
-    /// ``APIConfiguration/apply(_:)``).
+    /// Whether URLs built from paths end with `/` (absolute URLs are sent as given).
     public var trailingSlash: TrailingSlash
-    /// How lists in query parameters are written (applied to ``APIConfiguration/queryStyle``).
+    /// How lists in query parameters are written: `tags[]=a&tags[]=b` (the default) or `tags=a&tags=b` (what
+    /// Django REST framework filters read).
     public var queryStyle: FormParameters.ArrayStyle
-    /// How lists are paginated, unless a model says otherwise.
+    /// How lists are paginated.
     public var pagination: Pagination
     /// The error body shape ``API/serverErrors(in:)`` reads.
     public var errorShape: ServerErrorShape
     /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
     public var authorizationScheme: String
     /// What a `nil` optional property of an `Encodable` model becomes in the body of a `PUT`
-    /// (`update()`, ``Updatable/update(from:)->Self``), unless the model says otherwise
-    /// (``WritableResource/putNilEncoding``). Default ``JSONCoding/NilEncoding/null`` in every preset.
+    /// (`update()`, ``Updatable/update(from:)->Self``). Default ``JSONCoding/NilEncoding/null`` in every preset; say
+    /// ``JSONCoding/NilEncoding/omit`` for a server that treats a `PUT` as a partial update and must not see `null`s.
     ///
     /// A `PUT` replaces the whole resource, so a property you set to `nil` must clear the field: Django REST
     /// framework and Rails keep the stored value of a key the body leaves out, so leaving it out would silently
@@ -56,13 +60,12 @@ public struct APIConventions: Sendable, Hashable {
     /// `123456789012345678.91` as `123456789012345680.00`). `false` for the others (Vapor's `JSONDecoder` reads a
     /// `Decimal` only from a number).
     public var writesDecimalsAsStrings: Bool
-    /// The keys and dates of the server's JSON, applied to ``APIConfiguration/coding`` by
-    /// ``APIConfiguration/apply(_:)``; `nil` (every preset but ``vapor``) leaves the API's coding as it is.
-    public var coding: JSONCoding?
+    /// How `Codable` models become bodies and answers become models: ``JSONCoding/default`` (snake_case keys on the
+    /// wire, ISO-8601 dates) in every preset but ``vapor``; ``JSONCoding/plain`` switches both off.
+    public var coding: JSONCoding
     /// The key every answer wraps a single object in while request bodies stay bare (Laravel's API Resources:
-    /// `{"data": {…}}`), unless a model names its own root key (``CRUDResource/objectKey``,
-    /// ``CRUDResource/responseKey``); `nil` (every preset but ``laravel``) for none. An answer without it is read
-    /// as it is.
+    /// `{"data": {…}}`), unless a model names its own root key (``CRUDResource/objectKey``); `nil` (every preset
+    /// but ``laravel``) for none. An answer without it is read as it is.
     public var responseKey: String?
 
     /// Creates conventions.
@@ -74,7 +77,7 @@ public struct APIConventions: Sendable, Hashable {
     ///   - errorShape: The error body shape.
     ///   - authorizationScheme: The `Authorization` scheme for tokens.
     ///   - putNilEncoding: What a `nil` optional becomes in a `PUT` body (`null` unless told otherwise).
-    ///   - coding: The server's keys and dates, or `nil` to leave the API's coding alone.
+    ///   - coding: The server's keys and dates.
     ///   - diffsNestedObjects: Whether a `PATCH` diffs nested objects member by member (`true`, for a server that
     ///     merges them) or sends a changed nested object whole.
     ///   - writesDecimalsAsStrings: Whether `Decimal` properties are written as strings of their digits.
@@ -87,7 +90,7 @@ public struct APIConventions: Sendable, Hashable {
         errorShape: ServerErrorShape = .automatic,
         authorizationScheme: String = "Bearer",
         putNilEncoding: JSONCoding.NilEncoding = .null,
-        coding: JSONCoding? = nil,
+        coding: JSONCoding = .default,
         diffsNestedObjects: Bool = true,
         writesDecimalsAsStrings: Bool = false,
         responseKey: String? = nil
@@ -170,32 +173,34 @@ public struct APIConventions: Sendable, Hashable {
         name: "laravel", trailingSlash: .never, pagination: .laravel, diffsNestedObjects: false,
         writesDecimalsAsStrings: true, responseKey: "data")
 
+    /// A copy with the changes `change` makes: how a model changes some of its API's conventions
+    /// (``CRUDResource/conventions(from:)``), or an API some of a preset's.
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base, conventions: .djangoREST.with { $0.pagination = .offset(limit: 50) })
+    /// ```
+    /// - Parameter change: Changes the copy.
+    /// - Returns: The changed copy.
+    public func with(_ change: (inout APIConventions) throws -> Void) rethrows -> APIConventions {
+        var copy = self
+        try change(&copy)
+        return copy
+    }
+
+    /// ``coding`` as request bodies are written with it: decimals as strings when ``writesDecimalsAsStrings`` says
+    /// so.
+    var bodyCoding: JSONCoding {
+        guard writesDecimalsAsStrings, !coding.writesDecimalsAsStrings else { return coding }
+        var coding = coding
+        coding.writesDecimalsAsStrings = true
+        return coding
+    }
+
     /// The `Authorization` header for `token` in this convention's scheme (`Token abc…` for DRF).
     /// - Parameter token: The token or key.
     /// - Returns: One header.
     public func authorization(token: String) -> HTTPHeaders {
         ["Authorization": "\(authorizationScheme) \(token)"]
-    }
-}
-
-extension APIConfiguration {
-    /// Adopts `conventions`: sets ``conventions``, ``trailingSlash`` and ``queryStyle`` together, and ``coding``
-    /// when the conventions name one (``APIConventions/vapor`` does).
-    /// - Parameter conventions: The conventions.
-    public mutating func apply(_ conventions: APIConventions) {
-        self.conventions = conventions
-        trailingSlash = conventions.trailingSlash
-        queryStyle = conventions.queryStyle
-        if let coding = conventions.coding { self.coding = coding }
-    }
-
-    /// `coding` as this API writes request bodies with it: decimals as strings when the conventions say so
-    /// (``APIConventions/writesDecimalsAsStrings``).
-    func bodyCoding(_ coding: JSONCoding) -> JSONCoding {
-        guard conventions.writesDecimalsAsStrings, !coding.writesDecimalsAsStrings else { return coding }
-        var coding = coding
-        coding.writesDecimalsAsStrings = true
-        return coding
     }
 }
 
@@ -207,7 +212,7 @@ extension API {
     /// ```
     /// - Parameters:
     ///   - baseURL: The URL paths are relative to.
-    ///   - conventions: The server's conventions (trailing slash, query style, pagination, errors).
+    ///   - conventions: The server's conventions (trailing slash, query style, coding, pagination, errors).
     ///   - token: A token sent as `Authorization: <scheme> <token>` with every request, if given.
     ///   - headers: Headers sent with every request.
     ///   - transport: What sends the requests.
@@ -226,11 +231,10 @@ extension API {
     ) {
         var merged = headers
         if let token { merged = merged.merging(conventions.authorization(token: token)) }
-        var configuration = APIConfiguration(
-            baseURL: baseURL, headers: merged, transport: transport,
-            middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler))
-        configuration.apply(conventions)
-        self.init(configuration: configuration)
+        self.init(
+            configuration: APIConfiguration(
+                baseURL: baseURL, headers: merged, transport: transport, conventions: conventions,
+                middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)))
     }
 
     /// What the server said in the body of a failed answer, read in this API's

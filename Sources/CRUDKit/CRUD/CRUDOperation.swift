@@ -1,4 +1,4 @@
-/// One of the five operations a model can offer; each may have a path of its own (see ``CRUDResource/readPath``).
+/// One of the five operations a model can offer; each may have a path of its own (see ``CRUDResource/path(for:)``).
 public enum CRUDOperation: String, Sendable, Hashable, CaseIterable {
     /// `POST /people`.
     case create

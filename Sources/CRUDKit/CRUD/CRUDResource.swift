@@ -14,8 +14,11 @@ import Foundation
 /// ```
 ///
 /// The paths are derived from ``path`` and the id, each id percent-encoded as exactly one segment:
-/// `people`, `people/12`. Override ``createPath``, ``readPath``, ``updatePath``, ``deletePath`` or ``listPath``
-/// when one operation lives elsewhere; every call of that operation uses it.
+/// `people`, `people/12`. Implement ``path(for:)`` when one operation lives elsewhere; every call of that
+/// operation uses it.
+///
+/// Settings come in two layers: the API's ``APIConventions`` (``APIConfiguration/conventions``), then this model's
+/// ``conventions(from:)``, which gets the API's and returns them with the fields this model changes.
 ///
 /// A model maps through `Codable` or through ``JSONConvertible`` (reading) and ``JSONAttributable`` (writing);
 /// either is enough. When a type has both, the hand mapping wins: it is the one somebody wrote on purpose.
@@ -40,7 +43,7 @@ public protocol CRUDResource: ActionResult {
     /// |---|---|---|
     /// | ``objectKey`` | wrapped | read under it, or bare |
     /// | ``requestKey`` | wrapped | bare, or under it when it is the only member |
-    /// | ``responseKey`` (or the API's ``APIConventions/responseKey``) | bare | read under it, or bare |
+    /// | ``APIConventions/responseKey`` (see ``conventions(from:)``) | bare | read under it, or bare |
     static var objectKey: String? { get }
 
     /// The key a request body is wrapped in when the server answers bare JSON, as Rails' `wrap_parameters` does
@@ -54,73 +57,46 @@ public protocol CRUDResource: ActionResult {
     /// ```
     static var requestKey: String? { get }
 
-    /// The key answers wrap a single object in while request bodies stay bare, as Laravel's API Resources do
-    /// (`{…}` in, `{"data": {…}}` out); `nil` (the default) follows the API's ``APIConventions/responseKey``.
-    ///
-    /// An answer is read under it when it holds an object there, and as it is otherwise. ``objectKey``, when also
-    /// set, wins; with ``requestKey`` it makes a server that wraps both ways under different keys.
-    ///
-    /// ```swift
-    /// static let responseKey: String? = "data"   // POST {"first_name": "Ada"} → 201 {"data": {"id": 1, …}}
-    /// ```
-    static var responseKey: String? { get }
-
-    /// The coding this model's requests and answers use instead of the API's ``APIConfiguration/coding``;
-    /// `nil` (the default) follows the API.
-    ///
-    /// A model whose `CodingKeys` spell the wire keys themselves (`case idNumber = "id_Number"`) must not have its
-    /// keys converted from snake_case; give it ``JSONCoding/camelCase`` (keys as declared):
-    ///
-    /// ```swift
-    /// static let coding: JSONCoding? = .camelCase
-    /// ```
-    static var coding: JSONCoding? { get }
-
     /// The key (or key path, `"data.people"`) a list arrives under (`{"people": […]}`); `nil` (the default)
     /// lets the API's ``Pagination`` find the items.
     static var collectionKey: String? { get }
 
-    /// The collection path ``Creatable/create()->Self`` posts to (default ``path``).
-    static var createPath: String { get }
-    /// The collection path single values are read from (default ``path``); the id is appended.
-    static var readPath: String { get }
-    /// The collection path updates go to (default ``path``); the id is appended.
-    static var updatePath: String { get }
-    /// The collection path deletes go to (default ``path``); the id is appended.
-    static var deletePath: String { get }
-    /// The collection path lists are read from (default ``path``).
-    static var listPath: String { get }
+    /// The collection path of `operation`, under the API's base URL (or under a parent, for a scoped model); the
+    /// id is appended for a single value. The default is ``path`` for every operation; implement it when one
+    /// operation lives elsewhere:
+    ///
+    /// ```swift
+    /// static func path(for operation: CRUDOperation) -> String {
+    ///     operation == .read ? "things/lookup" : path
+    /// }
+    /// ```
+    /// - Parameter operation: The operation.
+    /// - Returns: The collection path, such as `"people"`.
+    static func path(for operation: CRUDOperation) -> String
 
     /// The API this model talks to; by default ``API/shared`` at the moment of each call.
     static var api: API { get }
 
-    /// Whether this model's URLs end with `/`; `nil` (the default) follows the API's
-    /// ``APIConfiguration/trailingSlash``.
-    static var trailingSlash: TrailingSlash? { get }
-
-    /// How lists of this model are paginated; `nil` (the default) follows the API's ``APIConventions/pagination``.
-    static var pagination: Pagination? { get }
-
-    /// Maps the value at `path` of a response document (the object itself, or under ``objectKey``).
+    /// The conventions this model's requests and answers follow: the API's (`api`, its
+    /// ``APIConfiguration/conventions``) with the fields this model changes; the default changes nothing.
     ///
-    /// The default uses `Decodable` with the API's ``JSONCoding``, or ``JSONConvertible`` when the type is that
-    /// (also when it is both). Implement it only for a third way of mapping.
-    /// - Parameters:
-    ///   - json: The whole document.
-    ///   - path: Where the object sits (`""` for the document itself).
-    ///   - coding: The API's coding settings.
-    /// - Returns: The model.
-    /// - Throws: The mapping's error, naming the key path.
-    static func decodeResource(from json: JSON, at path: String, coding: JSONCoding) throws -> Self
-
-    /// Maps the array at `path` of a response document; an error names the failing index (`results[3].age`).
-    /// - Parameters:
-    ///   - json: The whole document.
-    ///   - path: Where the array sits (`""` for the document itself).
-    ///   - coding: The API's coding settings.
-    /// - Returns: The models, in order.
-    /// - Throws: The mapping's error, naming the key path.
-    static func decodeResources(from json: JSON, at path: String, coding: JSONCoding) throws -> [Self]
+    /// Every field the model sets wins over the API's, field by field; what it leaves alone follows the API. The
+    /// model's trailing slash, query style, pagination, coding, `PUT` nil encoding, response key, nested-object
+    /// diffing and decimal writing apply to its calls; ``APIConventions/errorShape`` and
+    /// ``APIConventions/authorizationScheme`` stay the API's (``API/serverErrors(in:)`` and the `Authorization`
+    /// header belong to the API, not to one model).
+    ///
+    /// A model whose `CodingKeys` spell the wire keys themselves (`case idNumber = "id_Number"`) must not have its
+    /// keys converted from snake_case:
+    ///
+    /// ```swift
+    /// static func conventions(from api: APIConventions) -> APIConventions {
+    ///     api.with { $0.coding = .camelCase }
+    /// }
+    /// ```
+    /// - Parameter api: The conventions of the API the call goes through.
+    /// - Returns: The conventions of this model's calls.
+    static func conventions(from api: APIConventions) -> APIConventions
 }
 
 extension CRUDResource {
@@ -128,41 +104,19 @@ extension CRUDResource {
     public static var objectKey: String? { nil }
     /// No request-only wrapping key.
     public static var requestKey: String? { nil }
-    /// `nil`: the API's ``APIConventions/responseKey``.
-    public static var responseKey: String? { nil }
-    /// `nil`: the API's coding.
-    public static var coding: JSONCoding? { nil }
     /// No collection key: the API's ``Pagination`` finds the items.
     public static var collectionKey: String? { nil }
-    /// ``path``.
-    public static var createPath: String { path }
-    /// ``path``.
-    public static var readPath: String { path }
-    /// ``path``.
-    public static var updatePath: String { path }
-    /// ``path``.
-    public static var deletePath: String { path }
-    /// ``path``.
-    public static var listPath: String { path }
-    /// ``API/shared``, read at each call (so `API.withShared(_:operation:)` and `CRUDKit.configure` apply).
+    /// ``API/shared``, read at each call (so `API.withShared(_:operation:)` and a newly set ``API/shared`` apply).
     public static var api: API { API.shared }
-    /// `nil`: the API's setting.
-    public static var trailingSlash: TrailingSlash? { nil }
-    /// `nil`: the API's setting.
-    public static var pagination: Pagination? { nil }
-
-    /// The collection path of `operation` (``readPath`` for ``CRUDOperation/read``, and so on).
+    /// ``path``, for every operation.
     /// - Parameter operation: The operation.
-    /// - Returns: The path under the base URL (or under a parent, for a scoped model).
-    public static func path(for operation: CRUDOperation) -> String {
-        switch operation {
-        case .create: createPath
-        case .read: readPath
-        case .update: updatePath
-        case .delete: deletePath
-        case .list: listPath
-        }
-    }
+    /// - Returns: ``path``.
+    public static func path(for operation: CRUDOperation) -> String { path }
+
+    /// The API's conventions, unchanged.
+    /// - Parameter api: The API's conventions.
+    /// - Returns: `api`.
+    public static func conventions(from api: APIConventions) -> APIConventions { api }
 
     /// The id as a path segment, or an ``CRUDError/invalidRequest(reason:)`` naming the operation that needs it.
     func requireID(for operation: CRUDOperation) throws -> String {

@@ -20,17 +20,6 @@ extension ResourceScope where Model: Deletable {
         try await performDelete(memberEndpoint(for: .delete, id: id))
     }
 
-    // twin: future, noasync: the delete; write let _: Okay =
-    /// Deletes `model` by its id.
-    /// - Parameter model: The value to delete; it needs an id.
-    /// - Returns: ``Okay``.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
-    @discardableResult
-    @_disfavoredOverload
-    public func delete(_ model: Model) async throws -> Okay {
-        try await performDelete(memberEndpoint(for: .delete, of: model))
-    }
-
     func performDelete(_ endpoint: Endpoint, conditions: HTTPHeaders = [:]) async throws -> Okay {
         _ = try await exchange(.delete, endpoint, headers: conditions)
         return Okay()

@@ -11,10 +11,9 @@ import Foundation
 public protocol Enumeratable: CRUDResource {}
 
 extension ResourceScope where Model: Enumeratable {
-    /// The pagination in force: the model's, else the API's conventions'.
-    public var pagination: Pagination {
-        Model.pagination ?? api.configuration.conventions.pagination
-    }
+    /// The pagination in force: the ``APIConventions/pagination`` of the model's conventions
+    /// (``CRUDResource/conventions(from:)`` of the API's).
+    package var pagination: Pagination { conventions.pagination }
 
     // twin: future
     /// The first page's items: `GET /people?…`.

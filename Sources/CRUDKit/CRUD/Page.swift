@@ -18,7 +18,7 @@ public struct Page<Model: CRUDResource>: Sendable {
     /// The request for the next page; `nil` on the last page.
     public let next: PageRequest?
     /// The scope the page was read from (and the next one is read from).
-    public let scope: ResourceScope<Model>
+    package let scope: ResourceScope<Model>
     /// What the answer said about its pages, for the end-of-walk check of ``PageSequence``.
     let signals: PageSignals
 
@@ -28,7 +28,7 @@ public struct Page<Model: CRUDResource>: Sendable {
     ///   - total: The total, if known.
     ///   - next: The next page's request, if any.
     ///   - scope: Where the next page is read from.
-    public init(items: [Model], total: Int?, next: PageRequest?, scope: ResourceScope<Model>) {
+    package init(items: [Model], total: Int?, next: PageRequest?, scope: ResourceScope<Model>) {
         self.items = items
         self.total = total
         self.next = next

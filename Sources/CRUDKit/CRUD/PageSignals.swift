@@ -15,7 +15,7 @@ struct PageSignals: Sendable, Hashable {
     /// The pagination that would walk this server.
     var suggestion: String
 
-    /// Signals that raise no alarm: what a page made by hand (``Page/init(items:total:next:scope:)``) carries.
+    /// Signals that raise no alarm: what a page made by hand (`Page.init(items:total:next:scope:)`) carries.
     static func neutral(count: Int, total: Int?) -> PageSignals {
         PageSignals(count: count, total: total, pageSize: nil, saysLast: true, found: [], suggestion: "")
     }

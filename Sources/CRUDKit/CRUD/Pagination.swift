@@ -7,15 +7,16 @@ import Foundation
 /// (and `next`, `count`/`total`), an envelope that numbers its pages (Vapor Fluent's `metadata: {page, per,
 /// total}`, Laravel's `meta: {current_page, last_page, per_page, total}`, asked for page by page), `links.next`
 /// with `meta.total`, an RFC 8288 `Link: <…>; rel="next"` header and an `X-Total-Count` header, so only unusual
-/// servers need configuring, per API (``APIConventions/pagination``) or per model (``CRUDResource/pagination``).
+/// servers need configuring, per API (``APIConventions/pagination``) or per model (the ``APIConventions/pagination``
+/// of its ``CRUDResource/conventions(from:)``).
 ///
 /// Whatever the pagination, ``Enumeratable/all(_:)`` never ends short in silence: a walk that would end with fewer
 /// items than the server declared, or on a full page with no way to ask for the next one, fails with
 /// ``CRUDError/incompleteList(_:)`` naming what it saw and the pagination that would fit.
 ///
 /// ```swift
-/// static let pagination: Pagination? = .offset(limit: 50)              // ?offset=0&limit=50, then 50, 100…
-/// static let pagination: Pagination? = .envelope(items: "data.people", next: "links.next", total: "meta.total")
+/// api.with { $0.pagination = .offset(limit: 50) }              // ?offset=0&limit=50, then 50, 100…
+/// api.with { $0.pagination = .envelope(items: "data.people", next: "links.next", total: "meta.total") }
 /// ```
 public struct Pagination: Sendable, Hashable {
     /// The kinds of pagination.

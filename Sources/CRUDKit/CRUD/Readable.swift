@@ -22,16 +22,6 @@ extension ResourceScope where Model: Readable {
         try await performRead(id: id, headers: headers).0
     }
 
-    // twin: future
-    /// Reads `model` again by its id, as a new value.
-    /// - Parameter model: The value to read again; it needs an id.
-    /// - Returns: The server's value.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise ``CRUDError``.
-    @_disfavoredOverload
-    public func read(_ model: Model) async throws -> Model {
-        try await performRead(model).0
-    }
-
     func performRead(id: Model.ID, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
         try await fetchOne(memberEndpoint(for: .read, id: id), headers: headers)
     }

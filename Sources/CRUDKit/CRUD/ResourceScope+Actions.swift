@@ -8,8 +8,8 @@ extension ResourceScope {
     /// action on it (`POST /people/12/activate`).
     ///
     /// ```swift
-    /// let found: [Person] = try await Person.scope.action(.get, "search", query: ["q": "ada"])
-    /// let active: Person = try await Person.scope.action(.post, "activate", on: ada)
+    /// let found: [Person] = try await Person.using(api).action(.get, "search", query: ["q": "ada"])
+    /// let active: Person = try await Person.using(api).action(.post, "activate", on: ada)
     /// ```
     /// - Parameters:
     ///   - method: The method.
@@ -44,7 +44,7 @@ extension ResourceScope {
         segments += name.split(separator: "/").map(String.init)
         let endpoint = try actionEndpoint(segments)
         var request = Request<HTTPResponse>(method, endpoint)
-        request.query = query
+        request.query = styled(query)
         request.body = body
         let response = try await api.send(request)
         do {

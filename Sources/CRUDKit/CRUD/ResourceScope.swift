@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Every model operation runs through a scope. `Person.read(id: 12)` uses the default one (the model's
 /// ``CRUDResource/api``, no parent); ``CRUDResource/scoped(to:api:)`` puts a child collection under a parent
-/// (`/people/12/posts/7`), and ``CRUDResource/using(_:)`` names another API for a call.
+/// (`/people/12/posts/7`), and ``CRUDResource/using(_:)`` names another API for a call. The scope's calls follow
+/// the model's conventions (``CRUDResource/conventions(from:)`` of the API's).
 ///
 /// ```swift
 /// let posts = Post.scoped(to: ada)                      // /people/12/posts
@@ -16,23 +17,16 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     /// The API requests go to.
     public let api: API
     /// The path segments in front of the model's collection path (`["people", "12"]`); empty at the top level.
-    public let parentSegments: [String]
+    package let parentSegments: [String]
 
     /// Creates a scope.
     /// - Parameters:
     ///   - model: The model type.
     ///   - api: The API; `nil` uses the model's ``CRUDResource/api``.
     ///   - parentSegments: Path segments in front of the collection, each sent as one percent-encoded segment.
-    public init(_ model: Model.Type = Model.self, api: API? = nil, parentSegments: [String] = []) {
+    package init(_ model: Model.Type = Model.self, api: API? = nil, parentSegments: [String] = []) {
         self.api = api ?? Model.api
         self.parentSegments = parentSegments
-    }
-
-    /// The same scope on another API.
-    /// - Parameter api: The API to use.
-    /// - Returns: The new scope.
-    public func using(_ api: API) -> ResourceScope {
-        ResourceScope(api: api, parentSegments: parentSegments)
     }
 
     // MARK: - Paths
@@ -64,9 +58,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
 
     /// Segments as an endpoint, or as a URL built with the model's own trailing-slash rule when it differs.
     private func endpoint(_ segments: [String]) throws -> Endpoint {
-        if let slash = Model.trailingSlash, slash != api.configuration.trailingSlash {
-            let builder = PathBuilder(
-                baseURL: api.configuration.baseURL, trailingSlash: slash, queryStyle: api.configuration.queryStyle)
+        let slash = conventions.trailingSlash
+        if slash != api.configuration.conventions.trailingSlash {
+            let builder = PathBuilder(baseURL: api.configuration.baseURL, trailingSlash: slash)
             return .url(try builder.url(segments: segments))
         }
         return .segments(segments)
@@ -87,14 +81,25 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
         var request = Request<HTTPResponse>(method, endpoint, headers: headers)
-        request.query = query
+        request.query = styled(query)
         if let body { request.body = .json(body) }
         return try await api.send(request)
     }
 
-    /// The coding this scope's requests and answers use: the model's ``CRUDResource/coding``, else the API's, writing
-    /// decimals as the API's conventions say (``APIConventions/writesDecimalsAsStrings``).
-    var coding: JSONCoding { api.configuration.bodyCoding(Model.coding ?? api.configuration.coding) }
+    /// The conventions this scope's calls follow: the model's ``CRUDResource/conventions(from:)`` of the API's.
+    var conventions: APIConventions { Model.conventions(from: api.configuration.conventions) }
+
+    /// The coding this scope's requests and answers use: the conventions' coding, writing decimals as they say
+    /// (``APIConventions/writesDecimalsAsStrings``).
+    var coding: JSONCoding { conventions.bodyCoding }
+
+    /// `query` as the API writes it, with its lists already written in the model's query style when that differs
+    /// from the API's (each list item becomes a field of its own, which every style writes the same way).
+    func styled(_ query: FormParameters) -> FormParameters {
+        let style = conventions.queryStyle
+        guard !query.isEmpty, style != api.configuration.conventions.queryStyle else { return query }
+        return FormParameters(query.flattened(style: style).map { ($0.name, FormValue.string($0.value)) })
+    }
 
     /// Parses a response body as JSON (errors as ``CRUDError/decoding(_:)``).
     func document(_ response: HTTPResponse) throws -> JSON {
@@ -125,10 +130,10 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         }
     }
 
-    /// The key single objects arrive under in answers: the model's ``CRUDResource/objectKey``, else its
-    /// ``CRUDResource/responseKey``, else the API's ``APIConventions/responseKey``.
+    /// The key single objects arrive under in answers: the model's ``CRUDResource/objectKey``, else the
+    /// ``APIConventions/responseKey`` of the model's conventions.
     var answerKey: String? {
-        Model.objectKey ?? Model.responseKey ?? api.configuration.conventions.responseKey
+        Model.objectKey ?? conventions.responseKey
     }
 
     /// Where one model sits in `json`, and the answer key it lacked when it is read bare.
@@ -226,7 +231,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
 
 extension CRUDResource {
     /// The scope `Person.read(id:)` and the other operations use: the model's ``api``, no parent.
-    public static var scope: ResourceScope<Self> { ResourceScope() }
+    package static var scope: ResourceScope<Self> { ResourceScope() }
 
     /// This model's operations on another API, for one call or a few.
     ///

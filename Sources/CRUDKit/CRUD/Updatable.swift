@@ -11,13 +11,13 @@ import Foundation
 /// ```
 ///
 /// A `PUT` is a full replacement: a `nil` optional is sent as `null` so the server clears it (see
-/// ``WritableResource/putNilEncoding`` and ``APIConventions/putNilEncoding``).
+/// ``APIConventions/putNilEncoding``, which a model may change with ``CRUDResource/conventions(from:)``).
 public protocol Updatable: WritableResource {}
 
 extension ResourceScope where Model: Updatable {
     // twin: future, noasync: the update; spell the model type
-    /// Replaces `model` on the server (`PUT /people/{id}` with all its attributes, `nil` ones as `null`; see
-    /// ``replacement(for:)``), or with `original`, sends only what changed from it (`PATCH /people/{id}` with a
+    /// Replaces `model` on the server (`PUT /people/{id}` with all its attributes, `nil` ones as `null` unless the
+    /// conventions' ``APIConventions/putNilEncoding`` says otherwise), or with `original`, sends only what changed from it (`PATCH /people/{id}` with a
     /// JSON Merge Patch, RFC 7396).
     ///
     /// A `PATCH` sends only the fields whose JSON differs; a field that became `nil` (or ``JSONAttribute/null``) is
@@ -29,8 +29,8 @@ extension ResourceScope where Model: Updatable {
     /// copy).
     ///
     /// ```swift
-    /// let replaced = try await Person.scope.update(edited)              // PUT
-    /// let patched = try await Person.scope.update(edited, from: ada)    // PATCH, only the changes
+    /// let replaced = try await Person.using(api).update(edited)              // PUT
+    /// let patched = try await Person.using(api).update(edited, from: ada)    // PATCH, only the changes
     /// ```
     /// - Parameters:
     ///   - model: The new state; it needs an id.
@@ -49,7 +49,7 @@ extension ResourceScope where Model: Updatable {
     /// The JSON Merge Patch `update(_:from:)` sends (`{}` when nothing changed), wrapped in
     /// ``CRUDResource/objectKey`` when there is one.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
-    public func patch(for model: Model, from original: Model) throws -> JSON {
+    package func patch(for model: Model, from original: Model) throws -> JSON {
         Model.wrap(try changes(to: model, from: original))
     }
 
@@ -64,18 +64,19 @@ extension ResourceScope where Model: Updatable {
         coding.nilEncoding = .null
         return try model.encoded(coding: coding).diff(
             from: try original.encoded(coding: coding),
-            recursive: api.configuration.conventions.diffsNestedObjects, clearsRemovedKeys: false)
+            recursive: conventions.diffsNestedObjects, clearsRemovedKeys: false)
     }
 
-    /// The body ``update(_:from:)->Model`` sends without `original` (`PUT`): every attribute, `nil` optionals as `null` unless the model's
-    /// ``WritableResource/putNilEncoding`` or the API's ``APIConventions/putNilEncoding`` says
-    /// ``JSONCoding/NilEncoding/omit``; wrapped in ``CRUDResource/objectKey`` when there is one.
+    /// The body ``update(_:from:)->Model`` sends without `original` (`PUT`): every attribute, `nil` optionals as
+    /// `null` unless the conventions' ``APIConventions/putNilEncoding`` says ``JSONCoding/NilEncoding/omit``;
+    /// wrapped in ``CRUDResource/objectKey`` when there is one.
     /// - Parameter model: The new state.
     /// - Returns: The JSON body.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
-    public func replacement(for model: Model) throws -> JSON {
-        var coding = self.coding
-        coding.nilEncoding = Model.putNilEncoding ?? api.configuration.conventions.putNilEncoding
+    package func replacement(for model: Model) throws -> JSON {
+        let conventions = conventions
+        var coding = conventions.bodyCoding
+        coding.nilEncoding = conventions.putNilEncoding
         return try model.requestJSON(coding: coding)
     }
 

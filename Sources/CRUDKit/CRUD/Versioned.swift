@@ -14,6 +14,9 @@ import Foundation
 /// none, the request carries `If-Unmodified-Since` with the `Last-Modified` the server sent, when it sent one
 /// (see ``conditions``).
 ///
+/// A versioned value remembers where it was read: one read through a scope (`Post.scoped(to: ada).readTagged(id: 7)`,
+/// `Person.using(api)`) is updated and deleted through that scope's API and parent path.
+///
 /// ```swift
 /// var ada = try await Person.readTagged(id: 12)
 /// ada.favoriteColor = "green"
@@ -33,6 +36,9 @@ public struct Versioned<Model: CRUDResource>: Sendable {
     public let etag: String?
     /// The `Last-Modified` date the server sent, as it sent it, if any.
     public let lastModified: String?
+    /// Where the value was read (API and parent path); `nil` for a value made with ``init(_:etag:lastModified:)``,
+    /// which uses the model's own scope at each call.
+    let scope: ResourceScope<Model>?
 
     /// Creates a versioned value.
     /// - Parameters:
@@ -44,11 +50,19 @@ public struct Versioned<Model: CRUDResource>: Sendable {
         self.original = value
         self.etag = etag
         self.lastModified = lastModified
+        self.scope = nil
     }
 
-    init(_ pair: (Model, HTTPResponse)) {
-        self.init(pair.0, etag: pair.1.headers["ETag"], lastModified: pair.1.headers["Last-Modified"])
+    init(_ pair: (Model, HTTPResponse), scope: ResourceScope<Model>) {
+        self.value = pair.0
+        self.original = pair.0
+        self.etag = pair.1.headers["ETag"]
+        self.lastModified = pair.1.headers["Last-Modified"]
+        self.scope = scope
     }
+
+    /// The scope writes go through: the one it was read from, else the model's own.
+    var home: ResourceScope<Model> { scope ?? Model.scope }
 
     /// The precondition headers a write of this value carries: `If-Match` with a strong ``etag``; else
     /// `If-Unmodified-Since` with ``lastModified``; else none. A weak tag (`W/"…"`) never goes into `If-Match`.
@@ -73,43 +87,7 @@ extension ResourceScope where Model: Readable {
     /// - Throws: ``CRUDError``.
     @_disfavoredOverload
     public func readTagged(id: Model.ID) async throws -> Versioned<Model> {
-        Versioned(try await performRead(id: id))
-    }
-}
-
-extension ResourceScope where Model: Updatable {
-    // twin: none (the value's own `update()` has the Future form; one form per call keeps `update` lean)
-    /// Replaces the value with `PUT`, sending `If-Match` with its tag.
-    /// - Parameter versioned: The edited value and the tag it was read with.
-    /// - Returns: The server's copy with its new tag.
-    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
-    public func update(_ versioned: Versioned<Model>) async throws -> Versioned<Model> {
-        Versioned(try await performUpdate(versioned.value, conditions: versioned.conditions))
-    }
-
-    // twin: none (the value's own `updateChanges()` has the Future form)
-    /// Sends what changed since the value was read with `PATCH`, sending `If-Match` with its tag; nothing changed:
-    /// nothing is sent and `versioned` is returned.
-    /// - Parameter versioned: The edited value and the tag it was read with.
-    /// - Returns: The server's copy with its new tag.
-    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
-    public func updateChanges(_ versioned: Versioned<Model>) async throws -> Versioned<Model> {
-        let conditions = versioned.conditions
-        guard let pair = try await performPatch(versioned.value, from: versioned.original, conditions: conditions)
-        else { return versioned }
-        return Versioned(pair)
-    }
-}
-
-extension ResourceScope where Model: Deletable {
-    // twin: none (the value's own `delete()` has the Future form; one form per call keeps `delete` lean)
-    /// Deletes the value, sending `If-Match` with its tag.
-    /// - Parameter versioned: The value and the tag it was read with.
-    /// - Returns: ``Okay``.
-    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
-    @discardableResult
-    public func delete(_ versioned: Versioned<Model>) async throws -> Okay {
-        try await performDelete(memberEndpoint(for: .delete, of: versioned.value), conditions: versioned.conditions)
+        Versioned(try await performRead(id: id), scope: self)
     }
 }
 
@@ -127,32 +105,37 @@ extension Readable {
 
 extension Versioned where Model: Updatable {
     // twin: future, noasync: the update; spell the model type, via: Model
-    /// Replaces the value with `PUT` and `If-Match` (see ``ResourceScope/update(_:)-(Versioned<Model>)``).
+    /// Replaces the value with `PUT`, sending `If-Match` with its tag.
     /// - Returns: The server's copy with its new tag.
-    /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
+    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @_disfavoredOverload
     public func update() async throws -> Versioned<Model> {
-        try await Model.scope.update(self)
+        let home = home
+        return Versioned(try await home.performUpdate(value, conditions: conditions), scope: home)
     }
 
     // twin: future, noasync: the update; spell the model type, via: Model
-    /// Sends only the changes since the value was read, with `PATCH` and `If-Match`.
+    /// Sends only the changes since the value was read, with `PATCH` and `If-Match`; nothing changed: nothing is
+    /// sent and this value is returned.
     /// - Returns: The server's copy with its new tag, or this value when nothing changed.
-    /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
+    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @_disfavoredOverload
     public func updateChanges() async throws -> Versioned<Model> {
-        try await Model.scope.updateChanges(self)
+        let home = home
+        guard let pair = try await home.performPatch(value, from: original, conditions: conditions) else { return self }
+        return Versioned(pair, scope: home)
     }
 }
 
 extension Versioned where Model: Deletable {
     // twin: future, noasync: the delete; write let _: Okay =, via: Model
-    /// Deletes the value with `If-Match`.
+    /// Deletes the value, sending `If-Match` with its tag.
     /// - Returns: ``Okay``.
-    /// - Throws: ``CRUDError/conflict(_:)`` on 412; otherwise ``CRUDError``.
+    /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @discardableResult
     @_disfavoredOverload
     public func delete() async throws -> Okay {
-        try await Model.scope.delete(self)
+        let home = home
+        return try await home.performDelete(home.memberEndpoint(for: .delete, of: value), conditions: conditions)
     }
 }

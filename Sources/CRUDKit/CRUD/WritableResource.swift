@@ -7,29 +7,30 @@ import Foundation
 /// reading).
 ///
 /// A `nil` optional property of an `Encodable` model is left out of a `POST` body (the server's default applies),
-/// written as `null` in a `PUT` body (a replacement clears what you cleared; see ``putNilEncoding``) and becomes
+/// written as `null` in a `PUT` body (a replacement clears what you cleared; see
+/// ``APIConventions/putNilEncoding``) and becomes
 /// `null` in a `PATCH` diff (see ``Updatable/update(from:)->Self``). ``JSONAttribute/absent`` is never sent.
 ///
 /// ```swift
 /// ada.favoriteColor = nil
 /// try await ada.update()   // PUT {"id": 12, "first_name": "Ada", …, "favorite_color": null}
 /// ```
-public protocol WritableResource: CRUDResource {
-    /// What a `nil` optional property becomes in this model's `PUT` body; `nil` (the default) follows the API's
-    /// ``APIConventions/putNilEncoding`` (`null` unless changed). Say ``JSONCoding/NilEncoding/omit`` for a
-    /// server that treats a `PUT` as a partial update and must not see `null`s.
-    static var putNilEncoding: JSONCoding.NilEncoding? { get }
-
-    /// The JSON object that represents this value in a request body, without ``CRUDResource/objectKey``.
-    /// - Parameter coding: The API's coding settings.
-    /// - Returns: The value as JSON.
-    /// - Throws: An `EncodingError` when a property cannot be encoded.
-    func resourceJSON(coding: JSONCoding) throws -> JSON
-}
+public protocol WritableResource: CRUDResource {}
 
 extension WritableResource {
-    /// `nil`: the API's ``APIConventions/putNilEncoding``.
-    public static var putNilEncoding: JSONCoding.NilEncoding? { nil }
+    /// The JSON object that represents this value in a request body, without ``CRUDResource/objectKey``: its
+    /// ``JSONAttributable/attributes`` when it is ``JSONAttributable`` (also when it is `Encodable` too: the hand
+    /// mapping wins), else the value encoded with `coding` (`firstName` as `first_name` by default; `nil` optionals
+    /// left out, or `null` when ``JSONCoding/nilEncoding`` says so, as it does for a `PUT`).
+    /// - Parameter coding: The coding settings of the call.
+    /// - Returns: The value as JSON.
+    /// - Throws: An `EncodingError` when a property cannot be encoded; ``CRUDError/invalidRequest(reason:)`` for a
+    ///   type that is neither.
+    package func resourceJSON(coding: JSONCoding) throws -> JSON {
+        if let attributable = self as? any JSONAttributable { return attributable.jsonValue }
+        if let encodable = self as? any Encodable { return try coding.encodeJSON(encodable) }
+        throw Self.unmappable("JSONAttributable or Encodable")
+    }
 
     /// The body of a request: ``resourceJSON(coding:)`` wrapped in ``CRUDResource/objectKey`` (or
     /// ``CRUDResource/requestKey``) when there is one.
@@ -54,36 +55,5 @@ extension WritableResource {
         var object = JSON.Object()
         object[key] = json
         return .object(object)
-    }
-}
-
-// MARK: - Default mappings
-
-extension WritableResource where Self: Encodable {
-    /// The value encoded with `coding` (`firstName` as `first_name` by default; `nil` optionals left out, or
-    /// `null` when ``JSONCoding/nilEncoding`` says so, as it does for a `PUT`).
-    /// - Parameter coding: The API's coding settings.
-    /// - Returns: The value as JSON.
-    /// - Throws: An `EncodingError` when a property cannot be encoded.
-    public func resourceJSON(coding: JSONCoding) throws -> JSON {
-        try coding.encodeJSON(self)
-    }
-}
-
-extension WritableResource where Self: JSONAttributable {
-    /// The value's ``JSONAttributable/attributes`` (keys as written, `.absent` ones left out).
-    /// - Parameter coding: Not used: the attributes say exactly what is sent.
-    /// - Returns: The value as JSON.
-    public func resourceJSON(coding: JSONCoding) throws -> JSON {
-        jsonValue
-    }
-}
-
-extension WritableResource where Self: JSONAttributable & Encodable {
-    /// The value's ``JSONAttributable/attributes``: for a type that is both, the hand mapping wins.
-    /// - Parameter coding: Not used: the attributes say exactly what is sent.
-    /// - Returns: The value as JSON.
-    public func resourceJSON(coding: JSONCoding) throws -> JSON {
-        jsonValue
     }
 }

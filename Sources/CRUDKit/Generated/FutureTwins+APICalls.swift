@@ -198,8 +198,8 @@ extension API {
         future { try await self.patch(endpoint, query: query, body: body, headers: headers, as: type) }
     }
 
-    /// The `Future` form of `delete(_:query:headers:)`. Deletes `endpoint` with `DELETE` and answers the whole
-    /// response.
+    /// The `Future` form of `delete(_:query:headers:)`. Deletes `endpoint` with `DELETE` and answers the whole response
+    /// (a `DELETE` whose answer you decode: `api.send(Request<Value>(.delete, endpoint))`).
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
@@ -219,30 +219,6 @@ extension API {
         headers: HTTPHeaders = [:]
     ) -> Future<HTTPResponse> {
         future { try await self.delete(endpoint, query: query, headers: headers) }
-    }
-
-    /// The `Future` form of `delete(_:query:headers:as:)`. Deletes `endpoint` with `DELETE` and decodes the answer as
-    /// `Value` with the API's decoder.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameters:
-    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, after the API's defaults.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - type: The type to decode; usually inferred.
-    /// - Returns: A future of the decoded answer.
-    @available(
-        *, noasync,
-        message: "Future overload: only starts the request. In async code (main.swift too) use @main, or spell the type"
-    )
-    public func delete<Value: Decodable & Sendable>(
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        headers: HTTPHeaders = [:],
-        as type: Value.Type = Value.self
-    ) -> Future<Value> {
-        future { try await self.delete(endpoint, query: query, headers: headers, as: type) }
     }
 
     /// The `Future` form of `download(_:to:query:headers:progress:)`. Downloads `endpoint` with `GET` into

@@ -19,22 +19,6 @@ extension ResourceScope where Model: Deletable {
     public func delete(id: Model.ID) -> Future<Okay> {
         future { try await self.delete(id: id) }
     }
-
-    /// The `Future` form of `delete(_:)`. Deletes `model` by its id.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameter model: The value to delete; it needs an id.
-    /// - Returns: A future of ``Okay``.
-    @available(
-        *, noasync,
-        message:
-            "Future overload: only starts the delete. In async code (main.swift too) use @main, or write let _: Okay ="
-    )
-    @discardableResult
-    public func delete(_ model: Model) -> Future<Okay> {
-        future { try await self.delete(model) }
-    }
 }
 
 extension Deletable {

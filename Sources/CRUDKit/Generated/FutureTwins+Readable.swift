@@ -16,16 +16,6 @@ extension ResourceScope where Model: Readable {
     public func read(id: Model.ID, headers: HTTPHeaders = [:]) -> Future<Model> {
         future { try await self.read(id: id, headers: headers) }
     }
-
-    /// The `Future` form of `read(_:)`. Reads `model` again by its id, as a new value.
-    ///
-    /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
-    /// cancels the task (and its request).
-    /// - Parameter model: The value to read again; it needs an id.
-    /// - Returns: A future of the server's value.
-    public func read(_ model: Model) -> Future<Model> {
-        future { try await self.read(model) }
-    }
 }
 
 extension Readable {

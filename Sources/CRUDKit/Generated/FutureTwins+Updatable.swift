@@ -5,8 +5,8 @@ import Foundation
 
 extension ResourceScope where Model: Updatable {
     /// The `Future` form of `update(_:from:)`. Replaces `model` on the server (`PUT /people/{id}` with all its
-    /// attributes, `nil` ones as `null`; see ``replacement(for:)``), or with `original`, sends only what changed from
-    /// it (`PATCH /people/{id}` with a JSON Merge Patch, RFC 7396).
+    /// attributes, `nil` ones as `null` unless the conventions' ``APIConventions/putNilEncoding`` says otherwise), or
+    /// with `original`, sends only what changed from it (`PATCH /people/{id}` with a JSON Merge Patch, RFC 7396).
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

@@ -28,8 +28,7 @@ extension Readable {
 }
 
 extension Versioned where Model: Updatable {
-    /// The `Future` form of `update()`. Replaces the value with `PUT` and `If-Match` (see
-    /// ``ResourceScope/update(_:)-(Versioned<Model>)``).
+    /// The `Future` form of `update()`. Replaces the value with `PUT`, sending `If-Match` with its tag.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
@@ -44,7 +43,7 @@ extension Versioned where Model: Updatable {
     }
 
     /// The `Future` form of `updateChanges()`. Sends only the changes since the value was read, with `PATCH` and
-    /// `If-Match`.
+    /// `If-Match`; nothing changed: nothing is sent and this value is returned.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).
@@ -60,7 +59,7 @@ extension Versioned where Model: Updatable {
 }
 
 extension Versioned where Model: Deletable {
-    /// The `Future` form of `delete()`. Deletes the value with `If-Match`.
+    /// The `Future` form of `delete()`. Deletes the value, sending `If-Match` with its tag.
     ///
     /// Runs the `async` operation in a task; callbacks run on the API's `callbackQueue`, and cancelling the future
     /// cancels the task (and its request).

@@ -29,14 +29,15 @@ extension CRUDError {
         if let asked = response.url.map(Self.rawPath), let wanted = target.map(Self.rawPath), asked != wanted {
             if wanted == asked + "/" {
                 return "The server wants paths with a trailing slash (it redirected to \(wanted)), and a redirected "
-                    + "write would lose its body, so it was not followed. Set the API's trailingSlash to .always "
-                    + "(or use conventions: .djangoREST for Django REST framework), or a model's "
-                    + "`static let trailingSlash: TrailingSlash? = .always`."
+                    + "write would lose its body, so it was not followed. Set the API's conventions.trailingSlash to "
+                    + ".always (or use conventions: .djangoREST for Django REST framework), or a model's (its "
+                    + "`conventions(from:)` returning `api.with { $0.trailingSlash = .always }`)."
             }
             if asked == wanted + "/" {
                 return "The server wants paths without a trailing slash (it redirected to \(wanted)), and a "
-                    + "redirected write would lose its body, so it was not followed. Set the API's trailingSlash to "
-                    + ".never, or a model's `static let trailingSlash: TrailingSlash? = .never`."
+                    + "redirected write would lose its body, so it was not followed. Set the API's "
+                    + "conventions.trailingSlash to .never, or a model's (its `conventions(from:)` returning "
+                    + "`api.with { $0.trailingSlash = .never }`)."
             }
         }
         let place = target.map { url in

@@ -51,7 +51,7 @@ private func modelsWalkAsync() async throws {
     } catch let error as CRUDError where error.isNotFound {
         _ = error.serverMessage  // "Not found."
     }
-    try await posts.delete(hello)
+    try await posts.delete(id: hello.id ?? 0)
     try await made.delete()  // DELETE /people/{id} -> Okay
     _ = (same, adults, page.total, activated, found)
 }
@@ -78,18 +78,26 @@ private func versionedWalk() async throws {
 
 private func talkingToDjango(key: String) {
     let api = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
-    CRUDKit.configure(api)
+    API.shared = api
     // GET /people/12/, POST /people/, GET /people/?page=2 … and DRF's {"age": ["…"]} as error.fieldErrors
 }
 
 private func perModelSettings() {
     struct LegacyThing: CRUDModel, Codable {
         static let path = "things"
-        static let readPath = "things/lookup"  // every read goes here
         static let objectKey: String? = "thing"  // {"thing": {…}} both ways
-        static let trailingSlash: TrailingSlash? = .never
-        static let pagination: Pagination? = .offset(limit: 50)
         var id: String?
+
+        static func path(for operation: CRUDOperation) -> String {
+            operation == .read ? "things/lookup" : path  // every read goes here
+        }
+
+        static func conventions(from api: APIConventions) -> APIConventions {
+            api.with {  // the API's, with what this model changes
+                $0.trailingSlash = .never
+                $0.pagination = .offset(limit: 50)
+            }
+        }
     }
     _ = LegacyThing.self
 }

@@ -85,7 +85,7 @@ extension InMemoryBackend {
     func api(conventions: APIConventions = .standard) -> API {
         var configuration = APIConfiguration(baseURL: URL(string: "https://api.example.com/v1")!)
         configuration.transport = self
-        configuration.apply(conventions)
+        configuration.conventions = conventions
         return API(configuration: configuration)
     }
 

@@ -113,8 +113,8 @@ import Testing
 @Suite struct ConventionsTests {
     @Test func djangoRESTSetsSlashQueryStylePaginationErrorsAndToken() {
         let api = API(baseURL: testBase, conventions: .djangoREST, token: "abc")
-        #expect(api.trailingSlash == .always)
-        #expect(api.queryStyle == .repeatedKeys)
+        #expect(api.conventions.trailingSlash == .always)
+        #expect(api.conventions.queryStyle == .repeatedKeys)
         #expect(api.conventions.pagination == .djangoREST)
         #expect(api.conventions.errorShape == .djangoREST)
         #expect(api.headers["Authorization"] == "Token abc")

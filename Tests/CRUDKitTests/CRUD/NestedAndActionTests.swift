@@ -25,7 +25,7 @@ import Testing
         let put = try await notes.update(changed)
         let patched = try await notes.update(Note(id: id, title: "Again"), from: put)
         let listed = try await Note.scoped(to: Member.self, id: 1, api: api).list()
-        try await notes.delete(patched)
+        try await notes.delete(id: try #require(patched.id))
         #expect(listed.map(\.title) == ["Again"])
         #expect(
             server.log.dropFirst().map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == [
@@ -73,11 +73,11 @@ import Testing
         let api = API(baseURL: testBase, transport: stubs)
         let scope = Wrapped.using(api)
         let thing = try await scope.read(id: "7")
-        _ = try await scope.read(thing)
+        _ = try await scope.read(id: try #require(thing.id))
         _ = try await scope.readTagged(id: "7")
         _ = try await scope.create(thing)
         _ = try await scope.update(thing)
-        try await scope.delete(thing)
+        try await scope.delete(id: "7")
         #expect(
             stubs.recorder.requests.map { "\($0.method.rawValue) \($0.request.url.path)" } == [
                 "GET /v1/lookup/things/7", "GET /v1/lookup/things/7", "GET /v1/lookup/things/7",
@@ -116,14 +116,14 @@ import Testing
         var tagged = try await scope.readTagged(id: 1)
         #expect(tagged.etag == "\"1\"")
         tagged.favoriteColor = "green"
-        let saved = try await scope.updateChanges(tagged)
+        let saved = try await tagged.updateChanges()
         #expect(saved.etag == "\"2\"" && saved.value.favoriteColor == "green")
         #expect(server.log.last == #"PATCH /v1/people/1 {"favorite_color":"green"}"#)
-        let conflict = await crudError { try await scope.update(tagged) }
+        let conflict = await crudError { try await tagged.update() }
         #expect(conflict?.caseName == "conflict")
-        let stale = await crudError { try await scope.delete(tagged) }
+        let stale = await crudError { try await tagged.delete() }
         #expect(stale?.caseName == "conflict")
-        try await scope.delete(saved)
+        try await saved.delete()
         let gone = await crudError { try await scope.read(id: 1) }
         #expect(gone?.isNotFound == true)
     }
@@ -131,17 +131,22 @@ import Testing
 
 private struct Slashed: Readable, Codable {
     static let path = "things"
-    static let trailingSlash: TrailingSlash? = .always
+    static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.trailingSlash = .always } }
     var id: String?
 }
 
 private struct Wrapped: CRUDModel, Codable {
     static let path = "things"
     static let objectKey: String? = "thing"
-    static let createPath = "things/new"
-    static let readPath = "lookup/things"
-    static let updatePath = "admin/things"
-    static let deletePath = "bin"
+    static func path(for operation: CRUDOperation) -> String {
+        switch operation {
+        case .create: "things/new"
+        case .read: "lookup/things"
+        case .update: "admin/things"
+        case .delete: "bin"
+        case .list: path
+        }
+    }
     var id: String?
     var name: String
 }

@@ -109,7 +109,7 @@ import Testing
         tagged.nickname = .absent
         tagged.name = "Ada L."
 
-        _ = try await people.updateChanges(tagged)
+        _ = try await tagged.updateChanges()
 
         #expect(server.recorder.requests(.patch, "people/:id").map(\.json) == [["name": "Ada L."]])
         #expect(server.record(in: "people", id: 1)?["nickname"] == "Countess")

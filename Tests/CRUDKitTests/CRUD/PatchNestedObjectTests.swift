@@ -145,7 +145,7 @@ import Testing
         var tagged = try await profiles.readTagged(id: 1)
         tagged.settings.theme = "light"
 
-        let saved = try await profiles.updateChanges(tagged)
+        let saved = try await tagged.updateChanges()
 
         #expect(
             server.recorder.requests(.patch, "profiles/:id").last?.json

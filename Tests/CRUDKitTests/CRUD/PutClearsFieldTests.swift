@@ -9,7 +9,7 @@ import Testing
     /// A person that never sends `null` in a PUT (for a server that treats PUT as a partial update).
     struct PartialPerson: CRUDModel, Codable, Hashable {
         static let path = "people"
-        static let putNilEncoding: JSONCoding.NilEncoding? = .omit
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.putNilEncoding = .omit } }
         var id: Int?
         var firstName: String
         var lastName: String
@@ -31,9 +31,9 @@ import Testing
     private static func api(
         _ server: InMemoryBackend, conventions: APIConventions = .djangoREST, coding: JSONCoding = .default
     ) -> API {
-        var configuration = APIConfiguration(baseURL: base, coding: coding, transport: server)
-        configuration.apply(conventions)
-        return API(configuration: configuration)
+        API(
+            configuration: APIConfiguration(
+                baseURL: base, transport: server, conventions: conventions.with { $0.coding = coding }))
     }
 
     private func backend(_ style: InMemoryBackend.Style) -> InMemoryBackend {

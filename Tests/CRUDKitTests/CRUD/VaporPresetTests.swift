@@ -113,14 +113,14 @@ import Testing
         #expect(api.serverErrors(in: try #require(error))?.fieldErrors == ["title": ["is required"]])
     }
 
-    @Test func applyingThePresetSetsTheCoding() {
+    @Test func thePresetCarriesTheCoding() {
         var configuration = APIConfiguration(baseURL: Self.base)
-        configuration.apply(.vapor)
+        configuration.conventions = .vapor
         var drf = configuration
-        drf.apply(.djangoREST)
+        drf.conventions = .djangoREST
 
-        #expect(configuration.coding == .vapor)
-        #expect(drf.coding == .vapor)  // presets without a coding leave it alone
+        #expect(configuration.conventions.coding == .vapor)
+        #expect(drf.conventions.coding == .default)  // every preset carries its own coding: one place for it
         #expect(APIConventions.vapor.pagination == .vapor)
     }
 }

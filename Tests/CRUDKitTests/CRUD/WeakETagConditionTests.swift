@@ -21,9 +21,9 @@ import Testing
         let scope = Member.using(API(baseURL: testBase, transport: stubs))
         var tagged = try await scope.readTagged(id: 1)
         tagged.favoriteColor = "green"
-        _ = try await scope.update(tagged)
-        _ = try await scope.updateChanges(tagged)
-        try await scope.delete(tagged)
+        _ = try await tagged.update()
+        _ = try await tagged.updateChanges()
+        try await tagged.delete()
         let writes = stubs.recorder.requests.dropFirst()
         #expect(writes.count == 3)
         for request in writes {
@@ -36,7 +36,7 @@ import Testing
         let stubs = transport(etag: #""abc""#)
         let scope = Member.using(API(baseURL: testBase, transport: stubs))
         let tagged = try await scope.readTagged(id: 1)
-        try await scope.delete(tagged)
+        try await tagged.delete()
         #expect(stubs.recorder.last?.headers["If-Match"] == #""abc""#)
         #expect(stubs.recorder.last?.headers["If-Unmodified-Since"] == nil)
     }

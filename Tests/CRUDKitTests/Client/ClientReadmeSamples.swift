@@ -21,7 +21,7 @@ private struct Tokens: Decodable, Sendable { var access: String }
 // MARK: - Configure
 
 private func readmeConfigure() {
-    CRUDKit.configure(
+    API.shared = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
         headers: ["Accept-Language": "en"],
         query: ["api_version": "3"]

@@ -27,7 +27,7 @@ import Testing
 
     @Test func jsonBodiesUseTheAPICoding() async throws {
         let snake = API(baseURL: testBase, transport: transport)
-        let plain = snake.with { $0.coding = .plain }
+        let plain = snake.with { $0.conventions.coding = .plain }
         _ = try await snake.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
         _ = try await plain.post("people", body: .json(StubPerson(firstName: "Ada", lastName: "Lovelace")))
         _ = try await plain.post("people", body: .json(["first_name": "Ada", "id": 9_007_199_254_740_993] as JSON))
@@ -123,11 +123,14 @@ import Testing
     }
 
     @Test func segmentEndpointsEncodeIds() async throws {
-        let api = API(baseURL: testBase, transport: transport, trailingSlash: .always)
+        let api = API(
+            baseURL: testBase, conventions: .standard.with { $0.trailingSlash = .always }, transport: transport)
         _ = try await api.delete(Endpoint.segments(["people", "../admin"]))
         #expect(requests.first?.url.absoluteString == "https://api.example.com/v1/people/..%2Fadmin/")
         #expect(requests.first?.method == .delete)
-        #expect(try api.url(segments: ["people", "a/b"]).absoluteString == "https://api.example.com/v1/people/a%2Fb/")
+        #expect(
+            try api.url(for: Endpoint.segments(["people", "a/b"])).absoluteString
+                == "https://api.example.com/v1/people/a%2Fb/")
     }
 
     @Test func perRequestTimeoutWins() async throws {

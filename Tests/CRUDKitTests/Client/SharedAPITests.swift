@@ -6,14 +6,14 @@ import Testing
 @testable import CRUDKit
 
 /// Two tests here install a global default (and put the previous one back): other suites should scope their
-/// default with `API.withShared(_:operation:)` rather than rely on `CRUDKit.configure` while tests run in parallel.
+/// default with `API.withShared(_:operation:)` rather than rely on setting `API.shared` while tests run in parallel.
 @Suite struct SharedAPITests {
-    @Test func configureInstallsTheDefault() async throws {
+    @Test func settingSharedInstallsTheDefault() async throws {
         let previous = API.shared
-        defer { CRUDKit.configure(previous) }
+        defer { API.shared = previous }
         let transport = StubTransport().on(nil, "**", .json(text: "{}"))
-        let installed = CRUDKit.configure(
-            baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
+        let installed = API(baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
+        API.shared = installed
         #expect(installed.baseURL == testBase)
         // Other suites may install their own default meanwhile: read ours through a task-local scope.
         try await API.withShared(installed) {
@@ -55,11 +55,11 @@ import Testing
         let apis = (0..<8).map { API(baseURL: URL(string: "https://host\($0).example.com")!) }
         let hosts = Locked<[String?]>([])
         let previous = API.shared
-        defer { CRUDKit.configure(previous) }
-        CRUDKit.configure(apis[0])
+        defer { API.shared = previous }
+        API.shared = apis[0]
         DispatchQueue.concurrentPerform(iterations: 2_000) { index in
             if index % 2 == 0 {
-                CRUDKit.configure(apis[index % apis.count])
+                API.shared = apis[index % apis.count]
             } else {
                 let host = API.shared.baseURL?.host
                 hosts.withLock { $0.append(host) }

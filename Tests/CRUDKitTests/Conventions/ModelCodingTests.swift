@@ -9,7 +9,7 @@ import Testing
     /// Keys as the server spells them, whatever the API converts.
     struct Badge: CRUDModel, Codable, Hashable {
         static let path = "badges"
-        static let coding: JSONCoding? = .camelCase
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.coding = .camelCase } }
         var id: Int?
         var idNumber: String
         var holderName: String

@@ -15,14 +15,14 @@ private struct Person: CRUDModel, Codable {
 }
 
 private func configureSample() {
-    CRUDKit.configure(
+    API.shared = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
         headers: ["Authorization": "Bearer secret"]
     )
 }
 
 private func configureDjangoSample(key: String) {
-    CRUDKit.configure(API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key))
+    API.shared = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
 }
 
 private func operationsSample() async throws -> (Person, [Person], [Person]) {

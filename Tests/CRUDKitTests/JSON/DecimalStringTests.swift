@@ -73,7 +73,7 @@ import Testing
     /// The same account with a coding of its own.
     struct CamelAccount: CRUDModel, Codable, Hashable {
         static let path = "accounts"
-        static let coding: JSONCoding? = .camelCase
+        static func conventions(from api: APIConventions) -> APIConventions { api.with { $0.coding = .camelCase } }
         var id: Int?
         var owner: String
         var balance: Decimal

@@ -18,7 +18,7 @@ enum ReadmeTop {
 
     struct Walk {
         static func main() async throws {
-            CRUDKit.configure(baseURL: URL(string: "https://api.example.com/v1")!)
+            API.shared = API(baseURL: URL(string: "https://api.example.com/v1")!)
             var ada = try await Person(firstName: "Ada", lastName: "Lovelace").create()  // POST   /people
             ada.favoriteColor = "green"
             ada = try await ada.update()  // PUT    /people/1

@@ -63,7 +63,7 @@ extension NetworkTests {
 
             _ = try await vaults.read(id: id)
             _ = try await vaults.update(vault)
-            try await vaults.delete(vault)
+            try await vaults.delete(id: id)
 
             let targets = server.requests.map(\.target)
             #expect(targets == Array(repeating: "/v1/vaults/\(segment)", count: 3))

@@ -16,7 +16,9 @@ import Testing
     let api: API
 
     init() {
-        api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: backend, trailingSlash: .always)
+        api = API(
+            baseURL: URL(string: "https://api.example.com/v1")!,
+            conventions: .standard.with { $0.trailingSlash = .always }, transport: backend)
     }
 
     @Test func crudThroughTheAPI() async throws {

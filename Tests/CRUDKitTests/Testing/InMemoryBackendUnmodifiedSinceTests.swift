@@ -127,18 +127,18 @@ import Testing
         var theirs = mine
         set(1_700_000_000.7)
         theirs.age = 40
-        _ = try await scope.updateChanges(theirs)
+        _ = try await theirs.updateChanges()
         mine.age = 41
-        let sameSecond = try await scope.updateChanges(mine)  // the window: passes, their 40 is lost
+        let sameSecond = try await mine.updateChanges()  // the window: passes, their 40 is lost
 
         set(1_700_000_002)
         theirs = try await scope.readTagged(id: 2)
         var stale = theirs
         theirs.age = 50
-        _ = try await scope.updateChanges(theirs)
+        _ = try await theirs.updateChanges()
         stale.age = 51
         await #expect {
-            _ = try await scope.updateChanges(stale)
+            _ = try await stale.updateChanges()
         } throws: { error in
             guard case CRUDError.conflict = error else { return false }
             return true

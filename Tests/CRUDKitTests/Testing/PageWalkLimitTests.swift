@@ -17,7 +17,7 @@ private struct Walked: CRUDModel, Codable {
     private func api(_ pagination: Pagination = .automatic) -> API {
         var configuration = APIConfiguration(baseURL: URL(string: backendBase)!)
         configuration.transport = stubs
-        configuration.apply(APIConventions(name: "walk", pagination: pagination))
+        configuration.conventions = APIConventions(name: "walk", pagination: pagination)
         return API(configuration: configuration)
     }
 

@@ -22,7 +22,8 @@ private struct Person: Codable, Sendable, Equatable {
         backend.register("people") { person, _ in
             person["last_name"].stringValue.isEmpty ? ["last_name": ["This field is required."]] : [:]
         }
-        let api = API(baseURL: URL(string: "https://api.example.com")!, transport: backend, trailingSlash: .always)
+        let slash = APIConventions.standard.with { $0.trailingSlash = .always }
+        let api = API(baseURL: URL(string: "https://api.example.com")!, conventions: slash, transport: backend)
 
         let made: Person = try await api.post("people", body: .json(Person(firstName: "Ada", lastName: "Lovelace")))
         let read: Person = try await api.get("people/\(made.id ?? 0)")
@@ -85,7 +86,8 @@ extension NetworkTests {
             let server = LoopbackServer(backend: backend)
             try server.start()
             defer { server.stop() }
-            let api = API(baseURL: server.baseURL, transport: URLSessionTransport(), trailingSlash: .always)
+            let slash = APIConventions.standard.with { $0.trailingSlash = .always }
+            let api = API(baseURL: server.baseURL, conventions: slash, transport: URLSessionTransport())
 
             let made: Person = try await api.post("people", body: .json(Person(firstName: "Ada", lastName: "L")))
             let page = try await api.get("people").body

@@ -10,7 +10,7 @@ struct Person: CRUDModel, Codable {
     var firstName: String
 }
 
-CRUDKit.configure(baseURL: URL(string: "https://api.example.com")!)
+API.shared = API(baseURL: URL(string: "https://api.example.com")!)
 let ada: Person = try await Person(firstName: "Ada").create()
 try await ada.delete()  // misuse
 try await ada.action(.post, "notify", as: Okay.self)  // misuse

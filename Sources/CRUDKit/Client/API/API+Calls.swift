@@ -175,7 +175,8 @@ extension API {
     }
 
     // twin: future, noasync: the request; spell the type
-    /// Deletes `endpoint` with `DELETE` and answers the whole response.
+    /// Deletes `endpoint` with `DELETE` and answers the whole response (a `DELETE` whose answer you decode:
+    /// `api.send(Request<Value>(.delete, endpoint))`).
     /// - Parameters:
     ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
     ///   - query: Query parameters, after the API's defaults.
@@ -190,25 +191,6 @@ extension API {
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
         try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
-    }
-
-    // twin: future, noasync: the request; spell the type
-    /// Deletes `endpoint` with `DELETE` and decodes the answer as `Value` with the API's decoder.
-    /// - Parameters:
-    ///   - endpoint: A path under the base URL (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, after the API's defaults.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - type: The type to decode; usually inferred.
-    /// - Returns: The decoded answer.
-    /// - Throws: ``CRUDError``.
-    @_disfavoredOverload
-    public func delete<Value: Decodable & Sendable>(
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        headers: HTTPHeaders = [:],
-        as type: Value.Type = Value.self
-    ) async throws -> Value {
-        try await send(Request<Value>(.delete, endpoint, query: query, headers: headers))
     }
 
     // twin: future

@@ -71,7 +71,7 @@ extension API {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers
         if !request.headers.isEmpty { headers = headers.merging(request.headers) }
-        let (body, contentType) = try request.body.encoded(using: configuration.bodyCoding(configuration.coding))
+        let (body, contentType) = try request.body.encoded(using: configuration.conventions.bodyCoding)
         if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
         if !headers.contains("Accept") { headers["Accept"] = "application/json" }
         let built = HTTPRequest(

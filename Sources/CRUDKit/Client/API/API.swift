@@ -5,7 +5,7 @@ import Foundation
 /// retry policy and logging.
 ///
 /// `API` is an immutable, `Sendable` reference: every request keeps the `API` it started with, so replacing the
-/// shared default (``configure(baseURL:headers:query:transport:middleware:retryPolicy:logHandler:)``) while
+/// shared default (``API/shared``) while
 /// requests run is safe. It is a class rather than a struct because a request pipeline passes it around on every
 /// step and keeps it for the request's lifetime: one reference, never a copy of a dozen fields. Read settings
 /// directly (`api.baseURL`, `api.headers`); change them with ``with(_:)``, which returns a new `API`.
@@ -19,8 +19,8 @@ import Foundation
 public final class API: Sendable {
     /// Every setting of this API.
     public let configuration: APIConfiguration
-    /// Builds this API's URLs (base URL and trailing-slash rule applied).
-    public let paths: PathBuilder
+    /// Builds this API's URLs (base URL, trailing-slash rule and query style applied).
+    package let paths: PathBuilder
     /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once; it keeps
     /// this API's reads in flight for its ``CoalescingMiddleware``).
     let chain: MiddlewareChain
@@ -32,8 +32,8 @@ public final class API: Sendable {
         self.configuration = configuration
         self.chain = MiddlewareChain(configuration.middleware)
         self.paths = PathBuilder(
-            baseURL: configuration.baseURL, trailingSlash: configuration.trailingSlash,
-            queryStyle: configuration.queryStyle)
+            baseURL: configuration.baseURL, trailingSlash: configuration.conventions.trailingSlash,
+            queryStyle: configuration.conventions.queryStyle)
     }
 
     /// Creates an API.
@@ -45,7 +45,6 @@ public final class API: Sendable {
     ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
     ///   - retryPolicy: When failed requests are sent again: shorthand for inserting
     ///     `RetryMiddleware(policy: retryPolicy)` into `middleware`; `nil` leaves `middleware` as it is.
-    ///   - trailingSlash: Whether URLs built from paths end with `/`.
     ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
     ///   - logHandler: Receives an event per request, response, failure and retry: shorthand for inserting
     ///     `LoggingMiddleware(logHandler)` into `middleware`; `nil` leaves `middleware` as it is.
@@ -57,7 +56,6 @@ public final class API: Sendable {
         transport: (any Transport)? = nil,
         middleware: [any Middleware] = .standard,
         retryPolicy: RetryPolicy? = nil,
-        trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
         logHandler: LogHandler? = nil,
         timeout: TimeInterval = 60
@@ -68,7 +66,6 @@ public final class API: Sendable {
                 headers: headers,
                 query: query.formParameters,
                 transport: transport,
-                trailingSlash: trailingSlash,
                 callbackQueue: callbackQueue,
                 timeout: timeout,
                 middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)
@@ -92,22 +89,17 @@ public final class API: Sendable {
     }
 
     /// The URL this API requests for `endpoint`: its default query parameters, then `query` (whose names win).
+    ///
+    /// An ``Endpoint`` is the one way to name a URL: a path string (`"people/12"`), segments each percent-encoded
+    /// as one (`.segments(["people", id])`), or an absolute URL.
+    ///
+    /// ```swift
+    /// let url = try api.url(for: .segments(["people", "a/b"]))   // …/people/a%2Fb
+    /// ```
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for an empty segment, a relative path without a base URL, or
     ///   a result that is not a URL.
     public func url(for endpoint: some EndpointConvertible, query: FormParameters = [:]) throws -> URL {
         try paths.url(for: endpoint.endpoint, query: mergedQuery(query))
-    }
-
-    /// The URL of a path under the base URL, with the default query parameters and `query`.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
-    public func url(path: String, query: FormParameters = [:]) throws -> URL {
-        try paths.url(path: path, query: mergedQuery(query))
-    }
-
-    /// The URL of path segments under the base URL, each percent-encoded as exactly one segment.
-    /// - Throws: ``CRUDError/invalidRequest(reason:)`` as ``url(for:query:)``.
-    public func url(segments: [String], query: FormParameters = [:]) throws -> URL {
-        try paths.url(segments: segments, query: mergedQuery(query))
     }
 
     /// The default query parameters without those `query` names again, then `query`.

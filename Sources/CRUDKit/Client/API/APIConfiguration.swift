@@ -13,12 +13,6 @@ public struct APIConfiguration: Sendable {
     /// Query parameters sent with every request (StreemNetworking's `additionalParameters`); a request's own
     /// parameters of the same name win.
     public var query: FormParameters
-    /// How lists in query parameters are written: `tags[]=a&tags[]=b` (the default) or `tags=a&tags=b` (what
-    /// Django REST framework filters read).
-    public var queryStyle: FormParameters.ArrayStyle
-    /// How `Codable` models become bodies and answers become models (by default snake_case keys on the wire and
-    /// ISO-8601 dates; ``JSONCoding/plain`` switches both off).
-    public var coding: JSONCoding
     /// What sends the requests (by default ``defaultTransport``, a shared ``URLSessionTransport``).
     public var transport: any Transport
     /// The middleware chain every request goes through, outermost first, before the transport, and the one place
@@ -35,8 +29,6 @@ public struct APIConfiguration: Sendable {
     /// }
     /// ```
     public var middleware: [any Middleware]
-    /// Whether URLs built from paths end with `/`.
-    public var trailingSlash: TrailingSlash
     /// The queue `Future` callbacks of this API run on; `nil` uses the `Future` default.
     public var callbackQueue: DispatchQueue?
     /// Which headers and query parameters logs and `curl` renderings never show in clear.
@@ -48,8 +40,13 @@ public struct APIConfiguration: Sendable {
     public var deadline: TimeInterval?
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
-    /// What the model layer expects of the server: pagination, error shape, authorization scheme (see
-    /// ``APIConventions``; set it with ``apply(_:)`` to also set ``trailingSlash`` and ``queryStyle``).
+    /// What the server expects, in one place: trailing slash, lists in queries, JSON coding, pagination, error
+    /// shape, authorization scheme, how `PUT` and `PATCH` bodies are written (see ``APIConventions``). A model may
+    /// change some of them for its own calls (``CRUDResource/conventions(from:)``).
+    ///
+    /// ```swift
+    /// let plain = api.with { $0.conventions.coding = .plain }
+    /// ```
     public var conventions: APIConventions
 
     /// Creates a configuration; every parameter has the default an ``API`` starts with (`middleware`: see
@@ -58,10 +55,7 @@ public struct APIConfiguration: Sendable {
         baseURL: URL?,
         headers: HTTPHeaders = [:],
         query: FormParameters = [:],
-        queryStyle: FormParameters.ArrayStyle = .brackets,
-        coding: JSONCoding = .default,
         transport: (any Transport)? = nil,
-        trailingSlash: TrailingSlash = .asGiven,
         callbackQueue: DispatchQueue? = nil,
         redaction: Redaction = .standard,
         timeout: TimeInterval = 60,
@@ -73,10 +67,7 @@ public struct APIConfiguration: Sendable {
         self.baseURL = baseURL
         self.headers = headers
         self.query = query
-        self.queryStyle = queryStyle
-        self.coding = coding
         self.transport = transport ?? Self.defaultTransport
-        self.trailingSlash = trailingSlash
         self.callbackQueue = callbackQueue
         self.redaction = redaction
         self.timeout = timeout
@@ -88,6 +79,9 @@ public struct APIConfiguration: Sendable {
 }
 
 extension APIConfiguration {
+    /// The JSON coding of the API's conventions (``APIConventions/coding``).
+    package var coding: JSONCoding { conventions.coding }
+
     /// The transport of every API that is given none: one ``URLSessionTransport`` for the whole program, made
     /// when first needed, so that APIs made on the fly share its connections.
     public static let defaultTransport: any Transport = URLSessionTransport()
@@ -99,7 +93,7 @@ extension APIConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
     /// printing a configuration shows no credential.
     public var description: String {
         let headers = redaction.redact(self.headers).map { "\($0.name): \($0.value)" }.joined(separator: "; ")
-        let query = self.query.flattened(style: queryStyle).map { pair in
+        let query = self.query.flattened(style: conventions.queryStyle).map { pair in
             "\(pair.name)=\(redaction.hidesQueryParameter(pair.name) ? Redaction.placeholder : pair.value)"
         }
         let deadline = self.deadline.map { "\($0) s" } ?? "none"

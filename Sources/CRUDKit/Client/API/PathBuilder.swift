@@ -1,6 +1,7 @@
 import Foundation
 
-/// Builds request URLs under a base URL, percent-encoding every path segment and query component.
+/// Builds request URLs under a base URL, percent-encoding every path segment and query component: what
+/// ``API/url(for:query:)`` does for an ``Endpoint`` (the one public way to name a URL).
 ///
 /// `PathBuilder` joins paths the way people expect: `https://x/v1` + `people` and `https://x/v1/` + `/people` both
 /// give `https://x/v1/people`. The CRUD layer builds model paths with ``url(segments:query:)`` so that ids are
@@ -10,13 +11,13 @@ import Foundation
 /// let builder = PathBuilder(baseURL: URL(string: "https://api.example.com/v1")!, trailingSlash: .never)
 /// try builder.url(segments: ["people", "a/b"])  // https://api.example.com/v1/people/a%2Fb
 /// ```
-public struct PathBuilder: Sendable, Hashable {
+package struct PathBuilder: Sendable, Hashable {
     /// The URL every path is relative to; `nil` when only absolute URLs can be built.
-    public let baseURL: URL?
+    package let baseURL: URL?
     /// Whether built paths end with `/`.
-    public let trailingSlash: TrailingSlash
+    package let trailingSlash: TrailingSlash
     /// How lists in query parameters are written.
-    public let queryStyle: FormParameters.ArrayStyle
+    package let queryStyle: FormParameters.ArrayStyle
     /// The base URL's text up to its path, without any trailing `/`.
     private let prefix: String
     /// The base URL's own query, kept in front of the added items.
@@ -29,7 +30,7 @@ public struct PathBuilder: Sendable, Hashable {
     ///   - baseURL: The absolute URL paths are relative to (its own query is kept); `nil` allows only absolute URLs.
     ///   - trailingSlash: Whether built paths end with `/`.
     ///   - queryStyle: How lists in query parameters are written (`tags[]=a` or `tags=a`).
-    public init(
+    package init(
         baseURL: URL?,
         trailingSlash: TrailingSlash = .asGiven,
         queryStyle: FormParameters.ArrayStyle = .brackets
@@ -54,7 +55,7 @@ public struct PathBuilder: Sendable, Hashable {
     /// The URL of `endpoint` with `query` appended.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a segment is empty, there is no base URL for a
     ///   relative endpoint, or the result is not a valid URL.
-    public func url(for endpoint: Endpoint, query: FormParameters = [:]) throws -> URL {
+    package func url(for endpoint: Endpoint, query: FormParameters = [:]) throws -> URL {
         switch endpoint {
         case .path(let path): try url(path: path, query: query)
         case .segments(let segments): try url(segments: segments, query: query)
@@ -65,7 +66,7 @@ public struct PathBuilder: Sendable, Hashable {
     /// The URL of a path string: `/` separates segments, each of which is percent-encoded; empty segments
     /// (a leading `/`, `//`) are skipped. A string beginning with `http://` or `https://` is taken as an absolute URL.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when there is no base URL or the result is not a valid URL.
-    public func url(path: String, query: FormParameters = [:]) throws -> URL {
+    package func url(path: String, query: FormParameters = [:]) throws -> URL {
         if Self.isAbsolute(path) {
             guard let url = URL(string: path) else {
                 throw CRUDError.invalidRequest(reason: "`\(path)` is not a valid URL")
@@ -91,7 +92,7 @@ public struct PathBuilder: Sendable, Hashable {
     /// and `.` and `..` are encoded so they cannot step out of the collection).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a segment is empty, there is no base URL, or the result
     ///   is not a valid URL.
-    public func url(segments: [String], query: FormParameters = [:]) throws -> URL {
+    package func url(segments: [String], query: FormParameters = [:]) throws -> URL {
         var encoded: [String] = []
         encoded.reserveCapacity(segments.count)
         for segment in segments {
@@ -113,7 +114,7 @@ public struct PathBuilder: Sendable, Hashable {
         guard baseURL != nil else {
             throw CRUDError.invalidRequest(
                 reason: "no base URL is configured for the relative path `\(joined)`;"
-                    + " call CRUDKit.configure(baseURL:) or pass an absolute URL")
+                    + " set API.shared to an API with a base URL or pass an absolute URL")
         }
         var text = prefix
         if !joined.isEmpty {
