@@ -143,35 +143,4 @@ extension JSON {
         if case .object(let object) = self { return object }
         return nil
     }
-
-    /// The members as a dictionary (order is lost), when this is an object.
-    public var dictionary: [String: JSON]? { object?.dictionary }
-}
-
-// MARK: - Defaulting accessors
-
-extension JSON {
-    /// The string, or `""`.
-    public var stringValue: String { string ?? "" }
-
-    /// The number as an `Int`, or `0`.
-    public var intValue: Int { int ?? 0 }
-
-    /// The number as an `Int64`, or `0`.
-    public var int64Value: Int64 { int64 ?? 0 }
-
-    /// The number as a `Double`, or `0`.
-    public var doubleValue: Double { double ?? 0 }
-
-    /// The Boolean, or `false`.
-    public var boolValue: Bool { bool ?? false }
-
-    /// The elements, or `[]`.
-    public var arrayValue: [JSON] { array ?? [] }
-
-    /// The members, or an empty object.
-    public var objectValue: Object { object ?? Object() }
-
-    /// The members as a dictionary, or `[:]`.
-    public var dictionaryValue: [String: JSON] { dictionary ?? [:] }
 }

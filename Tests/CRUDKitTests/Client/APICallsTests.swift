@@ -126,7 +126,7 @@ enum PeopleEndpoints {
         let mapped = try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
         #expect(mapped.map(\.name) == ["Ada", "Grace"])
         // A closure over JSON, and the JSON itself.
-        let count = try await api.send(Request(.get, "people") { json in json["count"].intValue })
+        let count = try await api.send(Request(.get, "people") { json in json["count"].int ?? 0 })
         #expect(count == 2)
         let whole = try await api.send(Request<JSON>(.get, "people"))
         #expect(whole["results"][1]["first_name"].string == "Grace")

@@ -107,7 +107,7 @@ extension Request where Response: Decodable {
     }
 }
 
-extension Request where Response: JSONConvertible {
+extension Request where Response: JSONReadable {
     /// Creates a request whose answer is mapped by hand with `Response`'s ``JSONConvertible/init(json:)``,
     /// optionally from under an envelope (`"results"`, `"data.people"`).
     ///
@@ -143,7 +143,7 @@ extension Request {
     /// Creates a request whose answer is read from the parsed ``JSON`` document by `map`.
     ///
     /// ```swift
-    /// let total = Request(.get, "people/stats") { json in json["total"].intValue }
+    /// let total = Request(.get, "people/stats") { json in json["total"].int ?? 0 }
     /// ```
     /// - Parameters:
     ///   - method: The method.
