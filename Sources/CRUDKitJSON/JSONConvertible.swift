@@ -81,13 +81,14 @@ extension JSON {
         return try Self.map(value, as: T.self, at: .key(key))
     }
 
-    /// The value of `key` as a tri-state: absent, `null`, or mapped to `T`.
+    /// The value of `key` as a tri-state: ``JSONAttribute/absent``, ``JSONAttribute/null``, or mapped to `T`
+    /// (`as: JSON.self` for the value as it is).
     /// - Parameters:
     ///   - key: The key (taken literally).
-    ///   - type: The type to map a present value to.
+    ///   - type: The type to map a present value to (usually inferred).
     /// - Returns: The attribute.
     /// - Throws: ``JSONMappingError`` when a present value is of the wrong kind.
-    public func attribute<T: JSONReadable>(_ key: String, as type: T.Type) throws -> JSONAttribute<T> {
+    public func attribute<T: JSONReadable>(_ key: String, as type: T.Type = T.self) throws -> JSONAttribute<T> {
         guard case .object(let object) = self else {
             throw JSONMappingError.mismatch(expected: "an object", found: self)
         }
