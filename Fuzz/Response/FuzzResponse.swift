@@ -122,7 +122,7 @@ func checkResponse(_ response: HTTPResponse) async {
     await expectCRUDErrors(response) { _ = try await api.get("people/1", as: Member.self) }
     await expectCRUDErrors(response) { _ = try await api.send(Request<[Member]>(.get, "people", at: "results")) }
     await expectCRUDErrors(response) { _ = try await api.send(Request<JSON>(.get, "people/1")) }
-    await expectCRUDErrors(response) { _ = try await api.send(Request<Okay>(.delete, "people/1")) }
+    await expectCRUDErrors(response) { _ = try await api.send(Request(.delete, "people/1", decoder: .okay)) }
     await expectCRUDErrors(response) {
         let data = try await api.send(
             Request<Data>(

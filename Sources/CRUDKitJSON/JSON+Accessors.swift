@@ -5,7 +5,7 @@ import Foundation
 extension JSON {
     /// The value of `key` in an object; ``null`` when this is not an object or the key is absent.
     ///
-    /// Use ``value(forKey:)`` or ``attribute(_:)`` to tell an absent key from an explicit `null`.
+    /// Use ``value(forKey:)`` or ``attribute(_:as:)`` to tell an absent key from an explicit `null`.
     ///
     /// Setting a key on an object adds or replaces it; setting a key on ``null`` turns it into an object;
     /// setting a key on any other value does nothing.
@@ -45,31 +45,12 @@ extension JSON {
     }
 
     /// The value of `key`: `nil` when the key is absent (or this is not an object), ``null`` when the document
-    /// says `null`.
+    /// says `null` (so `json.value(forKey: "name") != nil` asks whether the key is there).
     /// - Parameter key: The key to look up.
     /// - Returns: The value, or `nil` when there is none.
     public func value(forKey key: String) -> JSON? {
         guard case .object(let object) = self else { return nil }
         return object[key]
-    }
-
-    /// Whether this is an object that has `key` (even if its value is `null`).
-    /// - Parameter key: The key to look for.
-    /// - Returns: `true` when the key is present.
-    public func contains(key: String) -> Bool {
-        value(forKey: key) != nil
-    }
-
-    /// The value of `key` as a tri-state: ``JSONAttribute/absent``, ``JSONAttribute/null`` or
-    /// ``JSONAttribute/value(_:)``.
-    /// - Parameter key: The key to look up.
-    /// - Returns: What the document says about `key`.
-    public func attribute(_ key: String) -> JSONAttribute<JSON> {
-        switch value(forKey: key) {
-        case nil: return .absent
-        case .null?: return .null
-        case let value?: return .value(value)
-        }
     }
 }
 
@@ -143,35 +124,4 @@ extension JSON {
         if case .object(let object) = self { return object }
         return nil
     }
-
-    /// The members as a dictionary (order is lost), when this is an object.
-    public var dictionary: [String: JSON]? { object?.dictionary }
-}
-
-// MARK: - Defaulting accessors
-
-extension JSON {
-    /// The string, or `""`.
-    public var stringValue: String { string ?? "" }
-
-    /// The number as an `Int`, or `0`.
-    public var intValue: Int { int ?? 0 }
-
-    /// The number as an `Int64`, or `0`.
-    public var int64Value: Int64 { int64 ?? 0 }
-
-    /// The number as a `Double`, or `0`.
-    public var doubleValue: Double { double ?? 0 }
-
-    /// The Boolean, or `false`.
-    public var boolValue: Bool { bool ?? false }
-
-    /// The elements, or `[]`.
-    public var arrayValue: [JSON] { array ?? [] }
-
-    /// The members, or an empty object.
-    public var objectValue: Object { object ?? Object() }
-
-    /// The members as a dictionary, or `[:]`.
-    public var dictionaryValue: [String: JSON] { dictionary ?? [:] }
 }

@@ -61,7 +61,7 @@ extension JSON {
     /// ``null``).
     /// - Parameter path: A path such as `"data.people"` or `"results[3].age"`.
     /// - Returns: The value there, or `nil`.
-    public func value(atPath path: String) -> JSON? {
+    package func value(atPath path: String) -> JSON? {
         value(along: JSONPathComponent.parse(path))
     }
 

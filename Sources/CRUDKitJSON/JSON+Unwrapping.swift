@@ -44,11 +44,11 @@ extension JSON {
     ///   - path: Where the value sits (empty for the document itself).
     /// - Returns: The mapped value.
     /// - Throws: ``JSONMappingError``.
-    public func convert<T: JSONConvertible>(_ type: T.Type, at path: String = "") throws -> T {
+    public func convert<T: JSONReadable>(_ type: T.Type, at path: String = "") throws -> T {
         let components = JSONPathComponent.parse(path)
         let value = try unwrap(components)
         do {
-            return try T(json: value)
+            return try T._read(from: value)
         } catch let error as JSONMappingError {
             throw error.prefixed(with: components)
         }

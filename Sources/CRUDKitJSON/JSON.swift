@@ -8,8 +8,8 @@ import Foundation
 ///
 /// ```swift
 /// let json = try JSON(data: body)
-/// let name = json["results"][0]["first_name"].stringValue
-/// let ages = json[path: "results"].arrayValue.compactMap(\.int)
+/// let name = json["results"][0]["first_name"].string ?? ""
+/// let ages = json[path: "results"].array?.compactMap(\.int) ?? []
 /// ```
 ///
 /// Numbers keep the exactness of integers that fit in `Int64` (see ``Number``); objects keep their key order
@@ -33,25 +33,10 @@ public enum JSON: Sendable {
 // MARK: - Building from Swift values
 
 extension JSON {
-    /// A number holding an exact integer.
-    /// - Parameter value: The integer.
-    public init(_ value: Int) { self = .number(.int(Int64(value))) }
-
-    /// A number holding an exact 64-bit integer.
-    /// - Parameter value: The integer.
-    public init(_ value: Int64) { self = .number(.int(value)) }
-
-    /// A number holding a double; writing refuses it later if it is not finite.
-    /// - Parameter value: The double.
-    public init(_ value: Double) { self = .number(.double(value)) }
-
-    /// A string.
-    /// - Parameter value: The string.
-    public init(_ value: String) { self = .string(value) }
-
-    /// A Boolean.
-    /// - Parameter value: The Boolean.
-    public init(_ value: Bool) { self = .bool(value) }
+    /// Any writable value as JSON: `JSON(42)`, `JSON("Ada")`, `JSON(scores)` for a `[String: Float]`, `JSON(person)`
+    /// for a ``JSONRepresentable`` model (see ``JSONWritable``).
+    /// - Parameter value: The value.
+    public init(_ value: some JSONWritable) { self = value._jsonValue }
 
     /// An array.
     /// - Parameter values: The elements.
@@ -60,10 +45,6 @@ extension JSON {
     /// An object with the members of a dictionary, in the dictionary's (unspecified) order.
     /// - Parameter members: The members.
     public init(_ members: [String: JSON]) { self = .object(Object(members)) }
-
-    /// An object.
-    /// - Parameter object: The members.
-    public init(_ object: Object) { self = .object(object) }
 }
 
 // MARK: - Kinds

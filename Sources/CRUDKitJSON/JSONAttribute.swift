@@ -71,15 +71,15 @@ extension JSONAttribute where Wrapped == JSON {
     /// The attribute for a value: present, or ``null`` when the value is `nil` (it clears the field).
     /// - Parameter value: Any value that can be written as JSON.
     /// - Returns: The attribute.
-    public static func set(_ value: some JSONRepresentable) -> JSONAttribute<JSON> {
-        let json = value.jsonValue
+    public static func set(_ value: some JSONWritable) -> JSONAttribute<JSON> {
+        let json = value._jsonValue
         return json.isNull ? .null : .value(json)
     }
 
     /// The attribute for an optional value: present, or ``absent`` when `nil` (the key is not sent).
     /// - Parameter value: The value, if any.
     /// - Returns: The attribute.
-    public static func ifPresent<T: JSONRepresentable>(_ value: T?) -> JSONAttribute<JSON> {
+    public static func ifPresent<T: JSONWritable>(_ value: T?) -> JSONAttribute<JSON> {
         guard let value else { return .absent }
         return .set(value)
     }
@@ -87,8 +87,8 @@ extension JSONAttribute where Wrapped == JSON {
     /// The attribute for a tri-state model property, state for state.
     /// - Parameter attribute: The model's attribute.
     /// - Returns: The same state with the value as JSON.
-    public static func from<T: JSONRepresentable>(_ attribute: JSONAttribute<T>) -> JSONAttribute<JSON> {
-        attribute.map(\.jsonValue)
+    public static func from<T: JSONWritable>(_ attribute: JSONAttribute<T>) -> JSONAttribute<JSON> {
+        attribute.map(\._jsonValue)
     }
 }
 

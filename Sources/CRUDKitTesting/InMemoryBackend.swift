@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let backend = InMemoryBackend(style: .drf)
 /// backend.register("people") { person, _ in
-///     person["last_name"].stringValue.isEmpty ? ["last_name": ["This field is required."]] : [:]
+///     (person["last_name"].string ?? "").isEmpty ? ["last_name": ["This field is required."]] : [:]
 /// }
 /// backend.register("people/{id}/posts", parentKey: "person")
 /// ```

@@ -130,8 +130,8 @@ extension TransportContract {
                 let api = API(baseURL: server.baseURL, transport: transport)
                 for ending in ["cancel", "pause-then-cancel", "failure", "success"] {
                     let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-                    var request = Request<HTTPResponse>(.get, ending == "failure" ? "broken" : "stall")
-                    if ending == "success" { request = Request<HTTPResponse>(.get, "small") }
+                    var request = Request(.get, ending == "failure" ? "broken" : "stall", decoder: .response)
+                    if ending == "success" { request = Request(.get, "small", decoder: .response) }
                     request.observer = TransferObserver(download: { if $0.completedBytes > 0 { signal.yield() } })
                     let handle = api.handle(for: request)
                     guard let kept = handle.keptFile else { throw Failure("the handle has no file for its body") }

@@ -54,7 +54,7 @@ extension TransportContract {
             try server.start()
             defer { server.stop() }
             let api = API(baseURL: server.baseURL, transport: makeTransport(Self.handleSettings))
-            let handle = api.handle(for: Request<HTTPResponse>(.post, "people", body: .data(Data("{}".utf8))))
+            let handle = api.handle(for: Request(.post, "people", body: .data(Data("{}".utf8)), decoder: .response))
             try await Self.first(of: arrived, "the POST never reached the server")
             let outcome = handle.pause()
             openGate.yield()
@@ -100,7 +100,7 @@ extension TransportContract {
     {
         let api = API(baseURL: server.baseURL, transport: transport)
         let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-        var request = Request<HTTPResponse>(.get, "file")
+        var request = Request(.get, "file", decoder: .response)
         request.observer = TransferObserver(download: {
             if $0.completedBytes > 0 { signal.yield() }
         })

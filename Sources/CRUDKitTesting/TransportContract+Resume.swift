@@ -168,7 +168,7 @@ extension TransportContract {
                 }
             } body: { server, transport in
                 let api = API(baseURL: server.baseURL, transport: transport)
-                let plain = try await api.handle(for: Request<HTTPResponse>(.get, "file")).value
+                let plain = try await api.handle(for: Request(.get, "file", decoder: .response)).value
                 try Self.expect(plain.status == 206, "a 206 of bytes 0-49/100 arrived as \(plain.status)")
                 try Self.expect(
                     plain.headers["Content-Range"] == "bytes 0-49/100" && plain.body.count == 50,
@@ -328,7 +328,7 @@ extension TransportContract {
         switch route {
         case .handle:
             let api = API(baseURL: server.baseURL, transport: transport)
-            var request = Request<HTTPResponse>(.get, "file")
+            var request = Request(.get, "file", decoder: .response)
             if let range { request.headers["Range"] = range }
             request.observer = observer
             let handle = api.handle(for: request)

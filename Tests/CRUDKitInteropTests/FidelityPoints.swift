@@ -23,13 +23,13 @@ enum FidelityPoints {
             for link in ["next", "previous"] {
                 points.append((link, json[link].string.map { normalized($0, base: base, ids: ids) } ?? "null"))
             }
-            let results = json["results"].arrayValue
+            let results = json["results"].array ?? []
             points.append(("results", String(results.count)))
             for (index, item) in results.enumerated() { points += members(of: item, prefix: "results[\(index)] ") }
         } else if response.status >= 400 {
             points.append(("error shape", shape(of: json)))
             if let detail = json["detail"].string { points.append(("detail", detail)) }
-            for (field, messages) in json.objectValue where field != "detail" {
+            for (field, messages) in (json.object ?? JSON.Object()) where field != "detail" {
                 points.append(("\(field) messages", messages.description))
             }
         } else {

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// A model maps through `Codable` or through ``JSONConvertible`` (reading) and ``JSONAttributable`` (writing);
 /// either is enough. When a type has both, the hand mapping wins: it is the one somebody wrote on purpose.
-public protocol CRUDResource: ActionResult {
+public protocol CRUDResource: Sendable {
     /// The type of the id: `Int`, `String`, `UUID`, or any type whose `description` is the id as it appears in
     /// the path (every `LosslessStringConvertible` type qualifies).
     associatedtype ID: Hashable & Sendable & CustomStringConvertible

@@ -8,8 +8,8 @@ extension ResourceScope {
     /// action on it (`POST /people/12/activate`).
     ///
     /// ```swift
-    /// let found: [Person] = try await Person.using(api).action(.get, "search", query: ["q": "ada"])
-    /// let active: Person = try await Person.using(api).action(.post, "activate", on: ada)
+    /// let found: [Person] = try await Person.using(api).action(.get, "search", query: ["q": "ada"], as: .models())
+    /// let active: Person = try await Person.using(api).action(.post, "activate", on: ada, as: .model())
     /// ```
     /// - Parameters:
     ///   - method: The method.
@@ -18,40 +18,35 @@ extension ResourceScope {
     ///   - model: The value a member action is about (it needs an id); `nil` (the default) for a collection action.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: The answer.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when `model` has no id; otherwise
     ///   ``CRUDError``.
     @discardableResult
     @_disfavoredOverload
-    public func action<Result: ActionResult>(
+    public func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         on model: Model? = nil,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) async throws -> Result {
         let id = try model.map { try $0.requireID(for: .read) }
-        return try await performAction(method, name, id: id, query: query, body: body)
+        return try await performAction(method, name, id: id, query: query, body: body, decoder: decoder)
     }
 
-    func performAction<Result: ActionResult>(
-        _ method: HTTPMethod, _ name: String, id: String?, query: FormParameters, body: RequestBody
+    func performAction<Result>(
+        _ method: HTTPMethod, _ name: String, id: String?, query: FormParameters, body: RequestBody,
+        decoder: ResponseDecoder<Result>
     ) async throws -> Result {
         var segments = Model.path.split(separator: "/").map(String.init)
         if let id { segments.append(id) }
         segments += name.split(separator: "/").map(String.init)
         let endpoint = try actionEndpoint(segments)
-        var request = Request<HTTPResponse>(method, endpoint)
-        request.query = styled(query)
-        request.body = body
-        let response = try await api.send(request)
-        do {
-            return try Result.actionResult(from: response, api: api)
-        } catch {
-            throw CRUDError.decoding(error, in: response)
-        }
+        return try await api.send(Request(method, endpoint, query: styled(query), body: body, decoder: decoder))
     }
 }
 
@@ -61,33 +56,35 @@ extension CRUDResource {
     /// (see ``ResourceScope/action(_:_:on:query:body:as:)->Result``).
     ///
     /// ```swift
-    /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"])
+    /// let found: [Person] = try await Person.action(.get, "search", query: ["q": "ada"], as: .models())
     /// ```
     /// - Parameters:
     ///   - method: The method.
     ///   - name: The action's path under the collection.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: The answer.
     /// - Throws: ``CRUDError``.
     @discardableResult
     @_disfavoredOverload
-    public static func action<Result: ActionResult>(
+    public static func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) async throws -> Result {
-        try await scope.performAction(method, name, id: nil, query: query, body: body)
+        try await scope.performAction(method, name, id: nil, query: query, body: body, decoder: decoder)
     }
 
     // twin: future, noasync: the action; spell the type
     /// Runs a member action on this value: `POST /people/12/activate`.
     ///
     /// ```swift
-    /// let active: Person = try await ada.action(.post, "activate")
+    /// let active: Person = try await ada.action(.post, "activate", as: .model())
     /// try await ada.action(.post, "notify", as: Okay.self)
     /// ```
     /// - Parameters:
@@ -95,18 +92,21 @@ extension CRUDResource {
     ///   - name: The action's path under the member.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: The answer.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @discardableResult
     @_disfavoredOverload
-    public func action<Result: ActionResult>(
+    public func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) async throws -> Result {
-        try await Self.scope.performAction(method, name, id: requireID(for: .read), query: query, body: body)
+        try await Self.scope.performAction(
+            method, name, id: requireID(for: .read), query: query, body: body, decoder: decoder)
     }
 }

@@ -80,7 +80,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         body: JSON? = nil,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        var request = Request<HTTPResponse>(method, endpoint, headers: headers)
+        var request = Request(method, endpoint, headers: headers, decoder: .response)
         request.query = styled(query)
         if let body { request.body = .json(body) }
         return try await api.send(request)

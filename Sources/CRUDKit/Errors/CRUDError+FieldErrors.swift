@@ -207,7 +207,7 @@ private struct ErrorBodyReader {
         }
         for entry in entries {
             guard let message = entry["msg"].string ?? entry["message"].string else { continue }
-            var location = entry["loc"].arrayValue
+            var location = entry["loc"].array ?? []
             if let first = location.first?.string, Self.locationRoots.contains(first) { location.removeFirst() }
             add(message, field: location.isEmpty ? nil : Self.keyPath(location))
         }

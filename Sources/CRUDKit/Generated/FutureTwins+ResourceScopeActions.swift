@@ -16,22 +16,24 @@ extension ResourceScope {
     ///   - model: The value a member action is about (it needs an id); `nil` (the default) for a collection action.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: A future of the answer.
     @available(
         *, noasync,
         message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
     )
     @discardableResult
-    public func action<Result: ActionResult>(
+    public func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         on model: Model? = nil,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) -> Future<Result> {
-        future { try await self.action(method, name, on: model, query: query, body: body, as: type) }
+        future { try await self.action(method, name, on: model, query: query, body: body, as: decoder) }
     }
 }
 
@@ -46,21 +48,23 @@ extension CRUDResource {
     ///   - name: The action's path under the collection.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type: a model, `[Model]`, ``JSON``, ``Okay``, `Data` or ``HTTPResponse``.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: A future of the answer.
     @available(
         *, noasync,
         message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
     )
     @discardableResult
-    public static func action<Result: ActionResult>(
+    public static func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) -> Future<Result> {
-        Self.future { try await Self.action(method, name, query: query, body: body, as: type) }
+        Self.future { try await Self.action(method, name, query: query, body: body, as: decoder) }
     }
 
     /// The `Future` form of `action(_:_:query:body:as:)`. Runs a member action on this value:
@@ -73,20 +77,22 @@ extension CRUDResource {
     ///   - name: The action's path under the member.
     ///   - query: Query parameters.
     ///   - body: The body.
-    ///   - type: The answer's type.
+    ///   - decoder: How the answer is read: ``ResponseDecoder/model(_:)``, ``ResponseDecoder/models(_:)``,
+    ///     ``ResponseDecoder/json``, ``ResponseDecoder/okay``, ``ResponseDecoder/data``,
+    ///     ``ResponseDecoder/decodable(_:at:)``, ``ResponseDecoder/mapping(_:at:)`` or one of your own.
     /// - Returns: A future of the answer.
     @available(
         *, noasync,
         message: "Future overload: only starts the action. In async code (main.swift too) use @main, or spell the type"
     )
     @discardableResult
-    public func action<Result: ActionResult>(
+    public func action<Result>(
         _ method: HTTPMethod,
         _ name: String,
         query: FormParameters = [:],
         body: RequestBody = .none,
-        as type: Result.Type = Result.self
+        as decoder: ResponseDecoder<Result>
     ) -> Future<Result> {
-        Self.future { try await self.action(method, name, query: query, body: body, as: type) }
+        Self.future { try await self.action(method, name, query: query, body: body, as: decoder) }
     }
 }

@@ -33,7 +33,7 @@ extension NetworkTests {
                 #expect(try await Member.all().collect().count == 6)
                 let note = try await Note.scoped(to: made).create(Note(title: "Hi"))
                 #expect(try await Note.scoped(to: made).list() == [note])
-                let active: Member = try await made.action(.post, "activate")
+                let active: Member = try await made.action(.post, "activate", as: .model())
                 #expect(active.id == id)
                 let invalid = await crudError { try await Member(firstName: "A", lastName: "B", age: -1).create() }
                 #expect(invalid?.fieldErrors["age"]?.isEmpty == false)

@@ -39,8 +39,8 @@ private func modelsWalkAsync() async throws {
     let posts = Post.scoped(to: ada)  // /people/1/posts
     let hello = try await posts.create(Post(title: "Hello"))
     _ = try await posts.list()
-    let activated: Person = try await ada.action(.post, "activate")  // POST   /people/1/activate
-    let found: [Person] = try await Person.action(.get, "search", query: ["q": "Ada"])
+    let activated: Person = try await ada.action(.post, "activate", as: .model())  // POST   /people/1/activate
+    let found: [Person] = try await Person.action(.get, "search", query: ["q": "Ada"], as: .models())
     do {
         _ = try await Person(firstName: "A", lastName: "B", age: -1).create()
     } catch let error as CRUDError where !error.fieldErrors.isEmpty {

@@ -24,7 +24,7 @@ import Testing
         let middle = try await call(backend, .get, "/people?offset=2&limit=2")
         let last = try await call(backend, .get, "/people?offset=4&limit=50")
 
-        #expect(first.json.arrayValue.map(\.["id"]) == [1, 2])
+        #expect((first.json.array ?? []).map(\.["id"]) == [1, 2])
         #expect(first.headers["X-Total-Count"] == "5")
         #expect(
             first.headers["Link"]
@@ -36,7 +36,7 @@ import Testing
                 + "<\(backendBase)/people?offset=0&limit=2>; rel=\"prev\", "
                 + "<\(backendBase)/people?offset=4&limit=2>; rel=\"next\", "
                 + "<\(backendBase)/people?offset=4&limit=2>; rel=\"last\"")
-        #expect(last.json.arrayValue.map(\.["id"]) == [5])
+        #expect((last.json.array ?? []).map(\.["id"]) == [5])
         #expect(last.headers["Link"]?.contains("rel=\"next\"") == false)
     }
 

@@ -39,20 +39,48 @@ import Testing
     @Test func memberAndCollectionActions() async throws {
         let scope = Member.using(api)
         let member = try await scope.read(id: 2)
-        let active: Member = try await scope.action(.post, "activate", on: member)
-        let json = try await scope.action(.post, "activate", on: member, as: JSON.self)
-        let okay = try await scope.action(.post, "activate", on: member, as: Okay.self)
-        let found: [Member] = try await scope.action(.get, "search", query: ["q": "Person"])
+        let active: Member = try await scope.action(.post, "activate", on: member, as: .model())
+        let json = try await scope.action(.post, "activate", on: member, as: .json)
+        let okay = try await scope.action(.post, "activate", on: member, as: .okay)
+        let found: [Member] = try await scope.action(.get, "search", query: ["q": "Person"], as: .models())
         #expect(active.id == 2 && json["active"] == true && okay == Okay() && found.count == 2)
         try await API.withShared(api) {
-            let again: Member = try await member.action(.post, "activate")
+            let again: Member = try await member.action(.post, "activate", as: .model())
             // An action's Future overload is unavailable in async code (noasync): made in a synchronous closure.
-            let viaFuture = try await { Member.action(.get, "search", query: ["q": "nobody"], as: [Member].self) }()
-                .value
+            let viaFuture = try await {
+                Member.action(.get, "search", query: ["q": "nobody"], as: .models(Member.self))
+            }()
+            .value
             #expect(again.id == 2 && viaFuture.isEmpty)
         }
         #expect(server.log.last == "GET /v1/people/search?q=nobody")
         #expect(server.log[1] == "POST /v1/people/2/activate")
+    }
+
+    /// An action reads its answer with any ``ResponseDecoder``, as a ``Request`` does: a plain `Decodable` type, a
+    /// hand mapping, the raw body, the whole response, or a decoder of one's own; a failure is `.decoding`.
+    @Test func actionsTakeEveryResponseDecoder() async throws {
+        struct Activation: Decodable { var active: Bool }
+        struct HandActivation: JSONConvertible {
+            var active: Bool
+            init(json: JSON) throws { active = try json.required("active") }
+        }
+        let scope = Member.using(api)
+        let member = try await scope.read(id: 2)
+        let decoded = try await scope.action(.post, "activate", on: member, as: .decodable(Activation.self))
+        let mapped = try await scope.action(.post, "activate", on: member, as: .mapping(HandActivation.self))
+        let data = try await scope.action(.post, "activate", on: member, as: .data)
+        let whole = try await scope.action(.post, "activate", on: member, as: .response)
+        let status = try await scope.action(
+            .post, "activate", on: member,
+            as: ResponseDecoder { response, _ in
+                response.status
+            })
+        #expect(decoded.active && mapped.active && whole.status == 200 && status == 200)
+        #expect(try JSON(data: data)["active"] == true)
+        let wrong = await crudError { try await scope.action(.post, "activate", on: member, as: .mapping(Int32.self)) }
+        guard case .decoding(let failure) = wrong else { return #expect(Bool(false), "\(String(describing: wrong))") }
+        #expect(failure.expected == "Int32")
     }
 
     @Test func trailingSlashPerAPIAndPerModel() async throws {

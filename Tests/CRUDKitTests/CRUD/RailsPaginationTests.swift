@@ -28,7 +28,7 @@ import Testing
         let capped = try await call(backend, .get, "/people?per_page=1000")
         let past = try await call(backend, .get, "/people?page=9")
 
-        #expect(first.json.arrayValue.map(\.["id"]) == [1, 2, 3])
+        #expect((first.json.array ?? []).map(\.["id"]) == [1, 2, 3])
         #expect(first.headers["Total"] == "7")
         #expect(first.headers["Per-Page"] == "3")
         #expect(first.headers["X-Total-Count"] == nil)
@@ -42,7 +42,7 @@ import Testing
                 + "<\(backendBase)/people?per_page=3&page=1>; rel=\"prev\", "
                 + "<\(backendBase)/people?per_page=3&page=3>; rel=\"next\", "
                 + "<\(backendBase)/people?per_page=3&page=3>; rel=\"last\"")
-        #expect(last.json.arrayValue.map(\.["id"]) == [7])
+        #expect((last.json.array ?? []).map(\.["id"]) == [7])
         #expect(last.headers["Link"]?.contains("rel=\"next\"") == false)
         #expect(capped.headers["Per-Page"] == "100")
         #expect(capped.headers["Link"] == nil)

@@ -31,13 +31,13 @@ import Testing
     @Test func differentURLsHeadersAndMethodsAreNotShared() async throws {
         let api = API(baseURL: testBase, headers: ["Accept-Language": "en"], transport: transport)
         let requests: [Request<HTTPResponse>] = [
-            Request(.get, "people/1"),
-            Request(.get, "people/2"),
-            Request(.get, "people/1", query: ["page": "2"]),
-            Request(.get, "people/1", headers: ["Accept-Language": "fr"]),
-            Request(.get, "people/1", headers: ["Authorization": "Bearer other"]),
-            Request(.get, "people/1", headers: ["Accept": "text/csv"]),
-            Request(.head, "people/1"),
+            Request(.get, "people/1", decoder: .response),
+            Request(.get, "people/2", decoder: .response),
+            Request(.get, "people/1", query: ["page": "2"], decoder: .response),
+            Request(.get, "people/1", headers: ["Accept-Language": "fr"], decoder: .response),
+            Request(.get, "people/1", headers: ["Authorization": "Bearer other"], decoder: .response),
+            Request(.get, "people/1", headers: ["Accept": "text/csv"], decoder: .response),
+            Request(.head, "people/1", decoder: .response),
         ]
         let callers = requests.map { request in Task { try await api.send(request) } }
         await waitUntil { api.coalescer.waitingCallers == requests.count }
@@ -120,7 +120,7 @@ import Testing
 
     @Test func aReadWithAProgressObserverGoesAlone() async throws {
         let api = API(baseURL: testBase, transport: transport)
-        var watched = Request<HTTPResponse>(.get, "people/1")
+        var watched = Request(.get, "people/1", decoder: .response)
         watched.observer = TransferObserver(download: { _ in })
         let plain = Task { try await api.get("people/1") }
         let observed = Task { try await api.send(watched) }

@@ -60,19 +60,21 @@ enum PeopleEndpoints {
         let data = try await api.send(Request<Data>(.get, "count"))
         #expect(data == Data(#"{"count": 7}"#.utf8))
         #expect(try await api.get("count", as: Data.self) == data)
-        let okay = try await api.send(Request<Okay>(.post, "count/reset"))
+        let okay = try await api.send(Request(.post, "count/reset", decoder: .okay))
         #expect(okay == Okay())
-        let whole = try await api.send(Request<HTTPResponse>(.head, "count"))
+        let whole = try await api.send(Request(.head, "count", decoder: .response))
         #expect(whole.mediaType == "application/json")
         let count = try await api.send(
-            Request<Int>(.get, "count") { response, _ in
-                let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Int]
-                guard let count = object?["count"] else {
-                    throw CRUDError.decoding(
-                        .init(keyPath: "count", expected: "Int", found: "nothing", body: response.body))
-                }
-                return count
-            })
+            Request(
+                .get, "count",
+                decoder: ResponseDecoder<Int> { response, _ in
+                    let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Int]
+                    guard let count = object?["count"] else {
+                        throw CRUDError.decoding(
+                            .init(keyPath: "count", expected: "Int", found: "nothing", body: response.body))
+                    }
+                    return count
+                }))
         #expect(count == 7)
     }
 
@@ -123,16 +125,16 @@ enum PeopleEndpoints {
         let decoded = try await api.send(Request<[StubPerson]>(.get, "people", at: "results"))
         #expect(decoded.map(\.firstName) == ["Ada", "Grace"])
         // Hand mapping through JSONConvertible.
-        let mapped = try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+        let mapped = try await api.send(Request(.get, "people", decoder: .mapping([HandPerson].self, at: "results")))
         #expect(mapped.map(\.name) == ["Ada", "Grace"])
         // A closure over JSON, and the JSON itself.
-        let count = try await api.send(Request(.get, "people") { json in json["count"].intValue })
+        let count = try await api.send(Request(.get, "people", decoder: .json { json in json["count"].int ?? 0 }))
         #expect(count == 2)
         let whole = try await api.send(Request<JSON>(.get, "people"))
         #expect(whole["results"][1]["first_name"].string == "Grace")
 
         let error = await crudError {
-            try await api.send(Request(.get, "people", mapping: [HandPerson].self, at: "data"))
+            try await api.send(Request(.get, "people", decoder: .mapping([HandPerson].self, at: "data")))
         }
         guard case .decoding(let failure) = error else { return #expect(Bool(false)) }
         #expect(failure.keyPath == "data")
@@ -140,7 +142,7 @@ enum PeopleEndpoints {
             baseURL: testBase,
             transport: StubTransport().on(nil, "**", .json(text: #"{"results": [{"first_name": 3}]}"#)))
         let wrong = await crudError {
-            try await deep.send(Request(.get, "people", mapping: [HandPerson].self, at: "results"))
+            try await deep.send(Request(.get, "people", decoder: .mapping([HandPerson].self, at: "results")))
         }
         guard case .decoding(let bad) = wrong else { return #expect(Bool(false)) }
         #expect(bad.keyPath == "results[0].first_name")

@@ -55,7 +55,7 @@ private enum PeopleAPI {
     }
 
     static func archive(id: String) -> Request<Okay> {
-        Request(.post, Endpoint.segments(["people", id, "archive"]))
+        Request(.post, Endpoint.segments(["people", id, "archive"]), decoder: .okay)
     }
 }
 
@@ -128,7 +128,8 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
     }
     try await api.get("people", query: ["api_key": "k-123"])
 
-    let request = try api.makeHTTPRequest(Request<Okay>(.delete, "people/12", headers: ["Authorization": "Bearer t"]))
+    let request = try api.makeHTTPRequest(
+        Request(.delete, "people/12", headers: ["Authorization": "Bearer t"], decoder: .okay))
     return request.cURLDescription(redacting: api.redaction)
     // curl -X DELETE 'https://api.example.com/v1/people/12' \
     //   -H 'Authorization: REDACTED' \

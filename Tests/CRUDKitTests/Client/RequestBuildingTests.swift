@@ -135,7 +135,7 @@ import Testing
 
     @Test func perRequestTimeoutWins() async throws {
         let api = API(baseURL: testBase, transport: transport, timeout: 5)
-        _ = try await api.send(Request<Okay>(.get, "people", timeout: 1.5))
+        _ = try await api.send(Request(.get, "people", timeout: 1.5, decoder: .okay))
         _ = try await api.get("people")
         #expect(requests.map(\.timeout) == [1.5, 5])
     }

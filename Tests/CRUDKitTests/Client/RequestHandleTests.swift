@@ -14,7 +14,7 @@ extension NetworkTests {
         static func stalledGET(_ server: LoopbackServer) -> (RequestHandle<HTTPResponse>, AsyncStream<Void>) {
             let api = API(baseURL: server.baseURL, transport: URLSessionTransport())
             let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-            var request = Request<HTTPResponse>(.get, "file")
+            var request = Request(.get, "file", decoder: .response)
             request.observer = TransferObserver(download: { if $0.completedBytes >= Self.stall { signal.yield() } })
             return (api.handle(for: request), reached)
         }
@@ -86,7 +86,7 @@ extension NetworkTests {
                 $0.middleware.insert(spy, after: .retry)
             }
 
-            let handle = api.handle(for: Request<HTTPResponse>(.get, "people/1"), paused: true)
+            let handle = api.handle(for: Request(.get, "people/1", decoder: .response), paused: true)
             for await _ in adapted { break }
             // The request is built and adapted; it would reach the server within milliseconds if it did not wait.
             try await Task.sleep(for: .milliseconds(200))
@@ -110,7 +110,7 @@ extension NetworkTests {
             defer { server.stop() }
             let api = API(baseURL: server.baseURL, transport: URLSessionTransport())
 
-            let handle = api.handle(for: Request<HTTPResponse>(.post, "people", body: .data(Data("{}".utf8))))
+            let handle = api.handle(for: Request(.post, "people", body: .data(Data("{}".utf8)), decoder: .response))
             for await _ in arrived { break }
             let outcome = handle.pause()
             openGate.yield()
@@ -147,7 +147,7 @@ extension NetworkTests {
             try server.start()
             defer { server.stop() }
             let api = API(baseURL: server.baseURL, transport: URLSessionTransport())
-            let handle = api.handle(for: Request<HTTPResponse>(.get, "people/1"), paused: true)
+            let handle = api.handle(for: Request(.get, "people/1", decoder: .response), paused: true)
 
             handle.cancel()
             await #expect { try await handle.future.value } throws: { isCRUDError($0) { $0.isCancelled } }
@@ -161,7 +161,7 @@ extension NetworkTests {
             let transport = URLSessionTransport(configuration: .init(maximumResponseSize: Self.stall))
             let api = API(baseURL: server.baseURL, transport: transport)
 
-            let handle = api.handle(for: Request<HTTPResponse>(.get, "file"))
+            let handle = api.handle(for: Request(.get, "file", decoder: .response))
 
             await #expect { try await handle.value } throws: {
                 isCRUDError($0) {

@@ -141,7 +141,7 @@ import Testing
         #expect(notFound.recorder.count == 1)
 
         let perRequest = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
-        var request = Request<Okay>(.get, "x")
+        var request = Request(.get, "x", decoder: .okay)
         request.retryPolicy = RetryPolicy(maxAttempts: 2, jitter: 0)
         _ = await crudError { try await api(perRequest, .none).send(request) }
         #expect(perRequest.recorder.count == 2)

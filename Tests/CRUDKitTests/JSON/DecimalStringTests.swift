@@ -26,7 +26,7 @@ import Testing
         let item = try decode(json)
         #expect(item.price == Decimal(string: expected, locale: Locale(identifier: "en_US_POSIX")))
         #expect(try JSON(string: json).decimal == item.price)
-        #expect(try Decimal(json: JSON(string: json)) == item.price)
+        #expect(try JSON(string: json).convert(Decimal.self) == item.price)
     }
 
     @Test(arguments: [
@@ -36,7 +36,7 @@ import Testing
     func anythingButOneJSONNumberIsRefused(json: String) throws {
         #expect(throws: DecodingError.self) { try decode(json) }
         #expect(try JSON(string: json).decimal == nil)
-        #expect(throws: JSONMappingError.self) { try Decimal(json: JSON(string: json)) }
+        #expect(throws: JSONMappingError.self) { try JSON(string: json).convert(Decimal.self) }
     }
 
     @Test func anAmountTooPreciseForDecimalIsRefusedNotRounded() throws {

@@ -47,10 +47,11 @@ import Testing
         #expect(json["amount"].decimal == Decimal(string: "1234567890.123456789"))
         #expect(json["amount"].int == nil)
         #expect(json["small"].uint64 == nil)
-        #expect(try UInt64(json: json["big"]) == .max)
-        #expect(try Decimal(json: json["amount"]) == Decimal(string: "1234567890.123456789"))
+        #expect(try json["big"].convert(UInt64.self) == .max)
+        #expect(try json["amount"].convert(Decimal.self) == Decimal(string: "1234567890.123456789"))
         #expect(json["amount"].number?.exactly(Int.self) == nil)
-        #expect(try #require(Decimal(string: "1234567890.123456789")).jsonValue == json["amount"])
+        let amount = try #require(Decimal(string: "1234567890.123456789"))
+        #expect(JSON(amount) == json["amount"])
         #expect(JSON.Number(exactly: UInt64.max) == json["big"].number)
     }
 

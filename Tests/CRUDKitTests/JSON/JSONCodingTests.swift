@@ -45,7 +45,7 @@ import Testing
             #expect(written["first_name"] == "Ada")
             #expect(written["created_at"] == "2024-05-01T12:30:00.250Z")
             #expect(written["scores"] == ["math_score": 3])
-            #expect(written["meta"]["some_key"][1].contains(key: "inner_key"))
+            #expect(written["meta"]["some_key"][1].value(forKey: "inner_key") != nil)
             #expect(try coding.decode(Person.self, from: coding.encode(person)) == person)
         }
         let native = try JSONCoding.default.encodeJSON(

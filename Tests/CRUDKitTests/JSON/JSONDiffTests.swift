@@ -13,7 +13,9 @@ import Testing
         edited["color"] = "blue"
         edited["nickname"] = "Countess"
         edited = .object(
-            edited.objectValue.filter { $0.key != "name" }.reduce(into: JSON.Object()) { $0[$1.key] = $1.value })
+            (edited.object ?? JSON.Object()).filter { $0.key != "name" }.reduce(into: JSON.Object()) {
+                $0[$1.key] = $1.value
+            })
         let patch = edited.diff(from: original)
         #expect(patch == ["color": "blue", "nickname": "Countess", "name": nil])
         #expect(original.applyingMergePatch(patch) == edited)

@@ -62,9 +62,9 @@ enum HandSample {
 
     static func access(body: Data) throws -> (String, Int?, Int) {
         let json = try JSON(data: body)
-        let name = json["results"][0]["first_name"].stringValue  // "" if anything is missing
+        let name = json["results"][0]["first_name"].string ?? ""  // "" if anything is missing
         let age = json[path: "results[0].age"].int  // nil if missing or not an integer
-        let count = json[path: "results"].arrayValue.count
+        let count = (json[path: "results"].array ?? []).count
         return (name, age, count)
     }
 }

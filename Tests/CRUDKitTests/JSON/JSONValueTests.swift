@@ -99,7 +99,7 @@ import Testing
         let json: JSON = ["name": "Ada \"L\"", "ids": [1, 2.5, nil, true]]
         #expect(json.description == #"{"name":"Ada \"L\"","ids":[1,2.5,null,true]}"#)
         #expect(json.debugDescription == "JSON(\(json.description))")
-        #expect(JSON(.nan).description == "NaN")
+        #expect(JSON(Double.nan).description == "NaN")
         #expect("\(JSON(["x": JSON(Double.infinity)]))" == #"{"x":Infinity}"#)
     }
 
@@ -114,17 +114,17 @@ import Testing
     }
 
     @Test func representableConversions() {
-        #expect(Int32(5).jsonValue == 5)
-        #expect(UInt(7).jsonValue == 7)
-        #expect(UInt64.max.jsonValue.uint64 == .max)
-        #expect(Float(0.5).jsonValue == 0.5)
-        #expect(Optional<String>.none.jsonValue == .null)
-        #expect(["b": 1, "a": 2].jsonValue.object?.keys == ["a", "b"])
-        #expect([1, 2].jsonValue == [1, 2])
-        #expect(URL(string: "https://x.dev/a")?.jsonValue == "https://x.dev/a")
+        #expect(JSON(Int32(5)) == 5)
+        #expect(JSON(UInt(7)) == 7)
+        #expect(JSON(UInt64.max).uint64 == .max)
+        #expect(JSON(Float(0.5)) == 0.5)
+        #expect(JSON(Optional<String>.none) == .null)
+        #expect(JSON(["b": 1, "a": 2] as [String: Int]).object?.keys == ["a", "b"])
+        #expect(JSON([1, 2] as [Int]) == [1, 2])
+        #expect(URL(string: "https://x.dev/a").map { JSON($0) } == "https://x.dev/a")
         let uuid = UUID()
-        #expect(uuid.jsonValue == .string(uuid.uuidString))
-        #expect(Date(timeIntervalSince1970: 0).jsonValue == "1970-01-01T00:00:00Z")
-        #expect(JSON.Object(["a": JSON(1)]).jsonValue == ["a": 1])
+        #expect(JSON(uuid) == .string(uuid.uuidString))
+        #expect(JSON(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(JSON(JSON.Object(["a": JSON(1)])) == ["a": 1])
     }
 }

@@ -66,8 +66,8 @@ import Testing
                 try coding.encode(Appointment(at: Date(timeIntervalSince1970: seconds)))
             }
         }
-        #expect(Date(timeIntervalSince1970: .infinity).jsonValue == .null)
-        #expect(Date(timeIntervalSince1970: 1e300).jsonValue == .number(.double(1e300)))
-        #expect(Date(timeIntervalSince1970: 0.25).jsonValue == "1970-01-01T00:00:00.250Z")
+        #expect(JSON(Date(timeIntervalSince1970: .infinity)) == .null)
+        #expect(JSON(Date(timeIntervalSince1970: 1e300)) == .number(.double(1e300)))
+        #expect(JSON(Date(timeIntervalSince1970: 0.25)) == "1970-01-01T00:00:00.250Z")
     }
 }

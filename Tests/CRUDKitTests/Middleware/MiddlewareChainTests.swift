@@ -301,7 +301,7 @@ import Testing
                 $0.middleware.insert(refresher, after: .retry)
             })
         let json: JSON = try await api.get("people/1")
-        #expect(json["id"].intValue == 1)
+        #expect(json["id"].int == 1)
         #expect(await refresher.refreshCount == 1)
         #expect(stubs.recorder.requests.map { $0.headers["Authorization"] } == ["Bearer stale", "Bearer fresh"])
         #expect(api.middleware.names.contains(.tokenRefresh))

@@ -106,7 +106,7 @@ import Testing
     @Test func aRequestsOwnPolicyWinsOverTheStages() async throws {
         let stubs = StubTransport().on(.get, "people", sequence: [.status(503), .status(503), .json([])])
         let api = Self.api(stubs) { $0.middleware.insert(RetryMiddleware(policy: Self.twoAttempts)) }
-        var request = Request<HTTPResponse>(.get, "people")
+        var request = Request(.get, "people", decoder: .response)
         request.retryPolicy = RetryPolicy(maxAttempts: 3, jitter: 0)
         let response = try await api.send(request)
         #expect(response.status == 200)
@@ -150,7 +150,7 @@ import Testing
         let stubs = StubTransport().on(.get, "people", sequence: [.status(503), .json([])])
         let events = Locked<[String]>([])
         let api = Self.api(stubs) { $0.middleware.insert(RetryMiddleware(policy: Self.twoAttempts)) }
-        var request = Request<HTTPResponse>(.get, "people")
+        var request = Request(.get, "people", decoder: .response)
         request.middleware = [LoggingMiddleware { event in events.withLock { $0.append("\(event.kind)") } }]
         _ = try await api.send(request)
         let kinds = events.withLock { $0 }
@@ -191,7 +191,7 @@ import Testing
     @Test func makeHTTPRequestAddsAKeyOnlyWithTheStage() throws {
         let plain = API(baseURL: testBase)
         let keyed = plain.with { $0.middleware.insert(IdempotencyKeyMiddleware()) }
-        let request = Request<HTTPResponse>(.post, "payments")
+        let request = Request(.post, "payments", decoder: .response)
         #expect(try plain.makeHTTPRequest(request).headers["Idempotency-Key"] == nil)
         #expect(try keyed.makeHTTPRequest(request).headers["Idempotency-Key"] != nil)
     }

@@ -45,7 +45,7 @@ import Testing
     /// The titles stored, each with how many records carry it.
     private static func storedTitles(_ backend: InMemoryBackend) -> [String: Int] {
         backend.records(in: "ledgers").reduce(into: [:]) { counts, record in
-            counts[record["title"].stringValue, default: 0] += 1
+            counts[(record["title"].string ?? ""), default: 0] += 1
         }
     }
 

@@ -87,9 +87,10 @@ import Testing
             case .createShape, .createText: _ = try await scope.create(Item(name: "Ada"))
             case .listText, .listShape: _ = try await scope.list()
             case .allPages: for try await _ in scope.all() {}
-            case .collectionAction: _ = try await scope.action(.get, "search", as: [Item].self)
-            case .memberAction: _ = try await scope.action(.post, "activate", on: Item(id: 7, name: "A"), as: Item.self)
-            case .jsonAction: _ = try await scope.action(.get, "search", as: Item.self)
+            case .collectionAction: _ = try await scope.action(.get, "search", as: .models(Item.self))
+            case .memberAction:
+                _ = try await scope.action(.post, "activate", on: Item(id: 7, name: "A"), as: .model(Item.self))
+            case .jsonAction: _ = try await scope.action(.get, "search", as: .model(Item.self))
             }
         } catch let error as CRUDError {
             return error

@@ -101,8 +101,9 @@ import Testing
     /// an endpoint, a configuration. Each rendering must still show what is not secret.
     static func valueRenderings(of plant: Plant) -> [String] {
         let query: FormParameters = [plant.queryName: .string(plant.secrets[1]), "page": "3"]
-        let request = Request<HTTPResponse>(
-            .post, Endpoint.url(plant.url), query: query, body: .form(query), headers: plant.requestHeaders)
+        let request = Request(
+            .post, Endpoint.url(plant.url), query: query, body: .form(query), headers: plant.requestHeaders,
+            decoder: .response)
         let configuration = APIConfiguration(
             baseURL: URL(string: "https://\(plant.userInfo)api.example.com/v1"), headers: plant.requestHeaders,
             query: query)

@@ -25,13 +25,13 @@ extension HTTPResponse {
 /// A validator like the DRF interop server's: names required on create, age an integer ≥ 0, names differ.
 let personValidator: InMemoryBackend.Validator = { person, isCreate in
     var errors: [String: [String]] = [:]
-    for field in ["first_name", "last_name"] where person[field].stringValue.isEmpty {
+    for field in ["first_name", "last_name"] where (person[field].string ?? "").isEmpty {
         errors[field] = ["This field is required."]
     }
     if let age = person["age"].int, age < 0 {
         errors["age"] = ["Ensure this value is greater than or equal to 0."]
     }
-    if !person["first_name"].stringValue.isEmpty, person["first_name"] == person["last_name"] {
+    if !(person["first_name"].string ?? "").isEmpty, person["first_name"] == person["last_name"] {
         errors[InMemoryBackend.nonFieldErrorsKey] = ["first_name and last_name must differ."]
     }
     return errors

@@ -33,7 +33,7 @@ import Testing
         var style = InMemoryBackend.Style.drf
         style.pagination = .envelope(pageSize: 2, maxPageSize: .max)
         let sized = try await call(backend(style), .get, "/people/?page_size=9223372036854775807")
-        #expect(sized.status == 200 && sized.json["results"].arrayValue.count == 3)
+        #expect(sized.status == 200 && (sized.json["results"].array ?? []).count == 3)
         let page = try await call(backend(style), .get, "/people/?page=9223372036854775807&page_size=2")
         #expect(page.status == 404 && page.json == ["detail": "Invalid page."])
     }
@@ -45,6 +45,6 @@ import Testing
         #expect(answer.json["detail"][0]["loc"] == ["query", "offset"])
         let fine = try await call(
             backend(.fastAPI), .get, "/people?offset=1&limit=\(InMemoryBackend.largestQueryNumber)")
-        #expect(fine.json.arrayValue.count == 2)
+        #expect((fine.json.array ?? []).count == 2)
     }
 }

@@ -148,7 +148,7 @@ import Testing
         let response = try await failure(.jsonAPI)
         #expect(response.status == 422)
         #expect(response.mediaType == "application/vnd.api+json")
-        let errors = response.json["errors"].arrayValue
+        let errors = response.json["errors"].array ?? []
         #expect(errors.map(\.[path: "source.pointer"]) == ["/data/attributes/age", "/data"])
         #expect(errors.first?["detail"] == "Ensure this value is greater than or equal to 0.")
         #expect(errors.first?["status"] == "422")

@@ -84,7 +84,7 @@ import Testing
 
     @Test func closuresSeeTheRequest() async throws {
         stubs.on(.post, "people") { request in
-            var person = request.json.objectValue
+            var person = (request.json.object ?? JSON.Object())
             person["id"] = 7
             return .json(.object(person), status: 201, headers: ["Location": "/people/7"])
         }

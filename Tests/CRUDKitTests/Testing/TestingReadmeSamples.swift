@@ -20,7 +20,7 @@ private struct Person: Codable, Sendable, Equatable {
     @Test func createsAndReadsAPerson() async throws {
         let backend = InMemoryBackend(style: .drf)
         backend.register("people") { person, _ in
-            person["last_name"].stringValue.isEmpty ? ["last_name": ["This field is required."]] : [:]
+            (person["last_name"].string ?? "").isEmpty ? ["last_name": ["This field is required."]] : [:]
         }
         let slash = APIConventions.standard.with { $0.trailingSlash = .always }
         let api = API(baseURL: URL(string: "https://api.example.com")!, conventions: slash, transport: backend)

@@ -13,7 +13,7 @@ struct Person: CRUDModel, Codable {
 API.shared = API(baseURL: URL(string: "https://api.example.com")!)
 let ada: Person = try await Person(firstName: "Ada").create()
 try await ada.delete()  // misuse
-try await ada.action(.post, "notify", as: Okay.self)  // misuse
+try await ada.action(.post, "notify", as: .okay)  // misuse
 let tagged: Versioned<Person> = try await Person.readTagged(id: 1)
 try await tagged.update()  // misuse
 try await tagged.updateChanges()  // misuse

@@ -19,7 +19,7 @@ extension API {
         query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        try await send(Request<HTTPResponse>(.get, endpoint, query: query, headers: headers))
+        try await send(Request(.get, endpoint, query: query, headers: headers, decoder: .response))
     }
 
     // twin: future
@@ -68,7 +68,7 @@ extension API {
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        try await send(Request<HTTPResponse>(.post, endpoint, query: query, body: body, headers: headers))
+        try await send(Request(.post, endpoint, query: query, body: body, headers: headers, decoder: .response))
     }
 
     // twin: future, noasync: the request; spell the type
@@ -109,7 +109,7 @@ extension API {
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        try await send(Request<HTTPResponse>(.put, endpoint, query: query, body: body, headers: headers))
+        try await send(Request(.put, endpoint, query: query, body: body, headers: headers, decoder: .response))
     }
 
     // twin: future, noasync: the request; spell the type
@@ -150,7 +150,7 @@ extension API {
         body: RequestBody = .none,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        try await send(Request<HTTPResponse>(.patch, endpoint, query: query, body: body, headers: headers))
+        try await send(Request(.patch, endpoint, query: query, body: body, headers: headers, decoder: .response))
     }
 
     // twin: future, noasync: the request; spell the type
@@ -190,7 +190,7 @@ extension API {
         query: some FormParametersConvertible = FormParameters(),
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        try await send(Request<HTTPResponse>(.delete, endpoint, query: query, headers: headers))
+        try await send(Request(.delete, endpoint, query: query, headers: headers, decoder: .response))
     }
 
     // twin: future
@@ -213,7 +213,7 @@ extension API {
         headers: HTTPHeaders = [:],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> HTTPResponse {
-        var request = Request<HTTPResponse>(.get, endpoint, query: query, headers: headers)
+        var request = Request(.get, endpoint, query: query, headers: headers, decoder: .response)
         request.observer = TransferObserver(download: progress)
         return try await download(request, to: destination)
     }

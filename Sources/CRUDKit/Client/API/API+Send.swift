@@ -31,7 +31,7 @@ extension API {
         let response = try await run(
             built, middleware: request.middleware, retryPolicy: request.retryPolicy, transfer: mode)
         do {
-            return try request.decode(response, self)
+            return try request.decoder.decode(response, api: self)
         } catch {
             throw CRUDError.decoding(error, in: response)
         }

@@ -1,11 +1,10 @@
 import Foundation
 
-/// An endpoint declared once: method, where, query, body, headers, and how to read the answer
-/// (in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`).
+/// An endpoint declared once: method, where, query, body, headers, and how to read the answer (its
+/// ``ResponseDecoder``), in the spirit of Netto's `Resource<A>` and Get's `Request<Response>`.
 ///
-/// Send it with ``API/send(_:)->Response``. The answer is read as a `Decodable` type with the API's
-/// ``JSONCoding``, as a ``JSONConvertible`` type (`mapping:`), by a closure over ``JSON`` (`json:`), as raw `Data`, as
-/// the whole ``HTTPResponse``, as ``Okay``, or by a closure over the response of your own.
+/// Send it with ``API/send(_:)->Response``. A `Decodable` answer needs no decoder: it is decoded with the API's
+/// ``JSONCoding`` (``ResponseDecoder/decodable(_:at:)``); any other answer names its decoder.
 ///
 /// ```swift
 /// enum PeopleEndpoints {
@@ -14,7 +13,8 @@ import Foundation
 ///     }
 /// }
 /// let adults = try await api.send(PeopleEndpoints.adults(page: 1))
-/// let logout = Request<Okay>(.post, "session/logout")
+/// let logout = Request(.post, "session/logout", decoder: .okay)
+/// let total = Request(.get, "people/stats", decoder: .json { json in json["total"].int ?? 0 })
 /// ```
 public struct Request<Response: Sendable>: Sendable {
     /// The method.
@@ -40,9 +40,9 @@ public struct Request<Response: Sendable>: Sendable {
     /// the request once, as built, and the final response or error.
     public var middleware: [any Middleware] = []
     /// Reads the answer from a successful, validated response.
-    public var decode: @Sendable (HTTPResponse, API) throws -> Response
+    public var decoder: ResponseDecoder<Response>
 
-    /// Creates a request whose answer is read by `decode`.
+    /// Creates a request whose answer is read by `decoder`.
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path (`"people/12"`), an ``Endpoint``, or an absolute `URL`.
@@ -50,7 +50,8 @@ public struct Request<Response: Sendable>: Sendable {
     ///   - body: The body.
     ///   - headers: Headers set over the API's defaults.
     ///   - timeout: The idle timeout; `nil` uses the API's.
-    ///   - decode: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
+    ///   - decoder: Reads the answer (``ResponseDecoder/okay``, ``ResponseDecoder/response``,
+    ///     ``ResponseDecoder/mapping(_:at:)``, …); errors it throws become ``CRUDError/decoding(_:)``.
     public init(
         _ method: HTTPMethod = .get,
         _ endpoint: some EndpointConvertible,
@@ -58,7 +59,7 @@ public struct Request<Response: Sendable>: Sendable {
         body: RequestBody = .none,
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil,
-        decode: @escaping @Sendable (HTTPResponse, API) throws -> Response
+        decoder: ResponseDecoder<Response>
     ) {
         self.method = method
         self.endpoint = endpoint.endpoint
@@ -69,17 +70,17 @@ public struct Request<Response: Sendable>: Sendable {
         self.retryPolicy = nil
         self.deadline = nil
         self.observer = .none
-        self.decode = decode
+        self.decoder = decoder
     }
 }
 
 extension Request where Response: Decodable {
     /// Creates a request whose answer is decoded as `Response` with the API's ``JSONCoding``, from the whole answer
     /// or from under an envelope: a root key (`"person"`), a collection key (`"results"`) or a key path
-    /// (`"data.people"`).
+    /// (`"data.people"`); see ``ResponseDecoder/decodable(_:at:)``.
     ///
-    /// `Data` is the exception: the whole answer is the raw body, as with `Request<Data>` (so
-    /// `api.get(path, as: Data.self)` does what it says).
+    /// `Data` is the raw body and ``JSON`` the parsed document (so `api.get(path, as: Data.self)` does what it
+    /// says).
     /// - Parameters:
     ///   - method: The method.
     ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
@@ -97,120 +98,9 @@ extension Request where Response: Decodable {
         headers: HTTPHeaders = [:],
         timeout: TimeInterval? = nil
     ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            guard let path else {
-                if Response.self == Data.self, let raw = response.body as? Response { return raw }
-                return try api.configuration.coding.decode(Response.self, from: response.body)
-            }
-            return try api.configuration.coding.decode(Response.self, from: response.body, at: path)
-        }
-    }
-}
-
-extension Request where Response: JSONConvertible {
-    /// Creates a request whose answer is mapped by hand with `Response`'s ``JSONConvertible/init(json:)``,
-    /// optionally from under an envelope (`"results"`, `"data.people"`).
-    ///
-    /// ```swift
-    /// let people = try await api.send(Request(.get, "people", mapping: [Person].self, at: "results"))
-    /// ```
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
-    ///   - type: The hand-mapped type (the label tells this form from the `Decodable` one, for types that are both).
-    ///   - path: Where the value sits in the answer; empty for the document itself.
-    ///   - query: Query parameters, in the order written.
-    ///   - body: The body.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - timeout: The idle timeout; `nil` uses the API's.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        mapping type: Response.Type,
-        at path: String = "",
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try JSON(data: response.body, options: api.configuration.coding.parsing).convert(Response.self, at: path)
-        }
-    }
-}
-
-extension Request {
-    /// Creates a request whose answer is read from the parsed ``JSON`` document by `map`.
-    ///
-    /// ```swift
-    /// let total = Request(.get, "people/stats") { json in json["total"].intValue }
-    /// ```
-    /// - Parameters:
-    ///   - method: The method.
-    ///   - endpoint: A path, an ``Endpoint``, or an absolute `URL`.
-    ///   - query: Query parameters, in the order written.
-    ///   - body: The body.
-    ///   - headers: Headers set over the API's defaults.
-    ///   - timeout: The idle timeout; `nil` uses the API's.
-    ///   - map: Reads the answer; errors it throws become ``CRUDError/decoding(_:)``.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil,
-        json map: @escaping @Sendable (JSON) throws -> Response
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try map(JSON(data: response.body, options: api.configuration.coding.parsing))
-        }
-    }
-}
-
-extension Request where Response == JSON {
-    /// Creates a request whose answer is the parsed ``JSON`` document.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, api in
-            try JSON(data: response.body, options: api.configuration.coding.parsing)
-        }
-    }
-}
-
-extension Request where Response == HTTPResponse {
-    /// Creates a request whose answer is the whole response: status, headers and body.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { response, _ in
-            response
-        }
-    }
-}
-
-extension Request where Response == Okay {
-    /// Creates a request whose answer is ``Okay`` when it succeeds, whatever the body.
-    public init(
-        _ method: HTTPMethod = .get,
-        _ endpoint: some EndpointConvertible,
-        query: some FormParametersConvertible = FormParameters(),
-        body: RequestBody = .none,
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil
-    ) {
-        self.init(method, endpoint, query: query, body: body, headers: headers, timeout: timeout) { _, _ in Okay() }
+        self.init(
+            method, endpoint, query: query, body: body, headers: headers, timeout: timeout,
+            decoder: .decodable(at: path))
     }
 }
 

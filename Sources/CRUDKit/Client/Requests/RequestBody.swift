@@ -68,7 +68,7 @@ public struct RequestBody: Sendable {
     ///
     /// ```swift
     /// try await form.withTemporaryBody { body in
-    ///     try await api.send(Request<Okay>(.post, "uploads", body: .http(body, contentType: form.contentType)))
+    ///     try await api.send(Request(.post, "uploads", body: .http(body, contentType: form.contentType), decoder: .okay))
     /// }
     /// ```
     public static func multipart(_ form: MultipartForm) -> RequestBody {
