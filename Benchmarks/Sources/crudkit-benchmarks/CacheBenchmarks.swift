@@ -67,7 +67,7 @@ func runCacheBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let apartRequests = Double(await counted.responses) / Double(batches * 5)
     report(
         "64 identical reads at once (coalesced)", ours: together / 1000, baseline: apart / 1000,
-        baselineName: "coalescesReads = false: 64 requests", unit: .microseconds, target: nil)
+        baselineName: "without CoalescingMiddleware: 64 requests", unit: .microseconds, target: nil)
     print(
         "    requests sent per batch of 64: \(String(format: "%.1f", togetherRequests)) coalesced, "
             + "\(String(format: "%.1f", apartRequests)) without")

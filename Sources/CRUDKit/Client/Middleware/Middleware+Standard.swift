@@ -70,7 +70,7 @@ extension Array where Element == any Middleware {
 
     /// This list with `retryPolicy` as its ``RetryMiddleware``'s policy and a ``LoggingMiddleware`` sending to
     /// `logHandler`, each placed by `insert(_:)`; `nil` leaves the list as it is (the shorthand parameters of
-    /// `API.init(baseURL:…)` and `configure(…)`).
+    /// `API.init(baseURL:…)`).
     package func inserting(retryPolicy: RetryPolicy?, logHandler: LogHandler?) -> Self {
         var list = self
         if let retryPolicy { list.insert(RetryMiddleware(policy: retryPolicy)) }

@@ -89,7 +89,7 @@ package struct MiddlewareChain: Sendable {
         case .idempotencyKeys:
             return try await IdempotencyKeyMiddleware().run(request, context, .chain(self, index + 1))
         case .retry(let retry):
-            return try await retry.stage.run(request, context, .chain(self, index + 1))
+            return try await RetryMiddleware.run(request, context, .chain(self, index + 1), stage: retry)
         case .logging(let logging):
             return try await logging.stage.run(request, context, .chain(self, index + 1))
         case .validation:

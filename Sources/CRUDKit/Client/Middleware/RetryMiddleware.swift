@@ -36,6 +36,15 @@ public struct RetryMiddleware: StandardStage {
     )
         async throws -> HTTPResponse
     {
+        try await Self.run(request, context, next, stage: MiddlewareChain.Boxed(self))
+    }
+
+    /// The attempts, with the stage passed as one reference: its policy is read only after a failure, so a request
+    /// that succeeds at once copies none of it.
+    package static func run(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next,
+        stage: MiddlewareChain.Boxed<RetryMiddleware>
+    ) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         var context = context
@@ -52,7 +61,8 @@ public struct RetryMiddleware: StandardStage {
             }
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
-            let delay = try await retryDelay(for: sent, error: error, context: context)
+            let delay = try await retryDelay(
+                for: sent, error: error, context: context, policy: context.call.retryPolicy ?? stage.stage.policy)
             if let logging = context.call.logging?.stage {
                 logging.handler(
                     LogEvent(
@@ -96,13 +106,13 @@ public struct RetryMiddleware: StandardStage {
 
     /// Asks the retry policy (its ``RetryPolicy/decide`` closure first) whether and when to send `request` again.
     /// - Throws: The error to fail with when it does not retry.
-    private func retryDelay(
+    private static func retryDelay(
         for request: HTTPRequest,
         error: CRUDError,
-        context: MiddlewareContext
+        context: MiddlewareContext,
+        policy: RetryPolicy
     ) async throws -> Duration {
         guard context.attempt < API.attemptLimit else { throw error }
-        let policy = context.call.retryPolicy ?? self.policy
         let elapsed = context.elapsed
         if let decide = policy.decide {
             switch await decide(request, error, context) {

@@ -65,9 +65,13 @@ enum AHCBenchmarks {
         let timedClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: timedSettings)
 
         let ahcTransport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: connections))
-        let overAHC = API(baseURL: server.url, transport: ahcTransport).with { $0.middleware.removeAll(named: .coalescing) }
+        let overAHC = API(baseURL: server.url, transport: ahcTransport).with {
+            $0.middleware.removeAll(named: .coalescing)
+        }
         let sessionTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: connections))
-        let overURLSession = API(baseURL: server.url, transport: sessionTransport).with { $0.middleware.removeAll(named: .coalescing) }
+        let overURLSession = API(baseURL: server.url, transport: sessionTransport).with {
+            $0.middleware.removeAll(named: .coalescing)
+        }
 
         /// What a user of AsyncHTTPClient writes by hand: execute, collect the body, decode it.
         func executeCollectDecode(_ client: HTTPClient) -> Client {
