@@ -2,22 +2,25 @@ import Foundation
 
 /// Strings: a fast path straight from the input bytes, a slow path for escapes, UTF-8 checked as it is read.
 extension JSONParser {
-    /// Reads the string whose opening quote is at `index`. A key (`interning`) of a large document comes from the
-    /// table of recent keys when it repeats one.
+    /// Reads the string whose opening quote is at `index`. In a large document a key (`interning`) comes from the
+    /// table of recent keys, and a short value from that of recent values, when it repeats one.
     @inline(__always)
     mutating func parseString(interning: Bool = false) throws(JSONError) -> String {
         let start = index + 1
-        let end = try plainRunEnd(from: start)
+        let end = try Self.plainRunEnd(in: bytes, from: start)
         guard bytes[end] == UInt8(ascii: "\"") else { return try parseEscapedString(from: start, escapeAt: end) }
         index = end + 1
-        if interning, let keys { return keys.key(bytes, from: start, to: end) }
+        if let table = interning ? keys : shortValues { return table.key(bytes, from: start, to: end) }
         return JSONParserKeys.make(bytes, from: start, to: end)
     }
 
     /// The position of the first quote or backslash at or after `start`, checking the UTF-8 and refusing control
     /// characters on the way. Eight bytes are looked at in one step while none of them needs a closer look.
+    ///
+    /// Static, like the checks it calls: a non-mutating method called from a mutating one gets a copy of the whole
+    /// parser (150 bytes) for each string.
     @inline(__always)
-    private func plainRunEnd(from start: Int) throws(JSONError) -> Int {
+    private static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError) -> Int {
         let raw = UnsafeRawBufferPointer(bytes)
         var position = start
         while true {
@@ -31,15 +34,15 @@ extension JSONParser {
                 position += 8
             }
             guard position < bytes.count else {
-                throw fail(.unexpectedEnd(expected: "'\"' to close the string"), at: bytes.count)
+                throw JSONError(.unexpectedEnd(expected: "'\"' to close the string"), at: bytes.count, in: bytes)
             }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return position
             } else if byte < 0x20 {
-                throw fail(.unescapedControlCharacter, at: position)
+                throw JSONError(.unescapedControlCharacter, at: position, in: bytes)
             } else if byte >= 0x80 {
-                position += try validateUTF8Sequence(at: position)
+                position += try validateUTF8Sequence(in: bytes, at: position)
             } else {
                 position += 1
             }
@@ -76,7 +79,7 @@ extension JSONParser {
             } else if byte < 0x20 {
                 throw fail(.unescapedControlCharacter, at: index)
             } else if byte >= 0x80 {
-                let length = try validateUTF8Sequence(at: index)
+                let length = try Self.validateUTF8Sequence(in: bytes, at: index)
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
                 index += length
             } else {
@@ -161,7 +164,7 @@ extension JSONParser {
 
     /// Checks the multi-byte UTF-8 sequence at `index` (Unicode Table 3-7: no overlong forms, no surrogates,
     /// nothing above U+10FFFF) and returns its length.
-    private func validateUTF8Sequence(at index: Int) throws(JSONError) -> Int {
+    private static func validateUTF8Sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(JSONError) -> Int {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80
@@ -174,13 +177,13 @@ extension JSONParser {
         case 0xF0: (length, low) = (4, 0x90)
         case 0xF4: (length, high) = (4, 0x8F)
         case 0xF1...0xF3: length = 4
-        default: throw fail(.invalidUTF8, at: index)
+        default: throw JSONError(.invalidUTF8, at: index, in: bytes)
         }
-        guard index + length <= bytes.count else { throw fail(.invalidUTF8, at: index) }
+        guard index + length <= bytes.count else { throw JSONError(.invalidUTF8, at: index, in: bytes) }
         let second = bytes[index + 1]
-        guard second >= low, second <= high else { throw fail(.invalidUTF8, at: index) }
+        guard second >= low, second <= high else { throw JSONError(.invalidUTF8, at: index, in: bytes) }
         for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {
-            throw fail(.invalidUTF8, at: index)
+            throw JSONError(.invalidUTF8, at: index, in: bytes)
         }
         return length
     }

@@ -21,12 +21,17 @@ struct JSONParser {
     private var positionStack: [[String: Int]] = []
     /// Keys made earlier in a large document, shared by the keys that repeat them.
     let keys: JSONParserKeys?
+    /// Short string values made earlier in a large document (up to 15 bytes, what a `String` holds without an
+    /// allocation), shared by the values that repeat them.
+    let shortValues: JSONParserKeys?
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         // A short document seldom repeats keys: the table would cost more than it saves.
-        keys = bytes.count >= 2048 ? JSONParserKeys() : nil
+        // Longer keys are made every time: comparing their bytes would cost about as much.
+        keys = bytes.count >= 2048 ? JSONParserKeys(longest: 48) : nil
+        shortValues = bytes.count >= 2048 ? JSONParserKeys(longest: 15) : nil
     }
 
     /// Releases what the stacks and the key table still hold, once, however parsing ended.
@@ -35,6 +40,7 @@ struct JSONParser {
         valueStack.free()
         memberStack.free()
         keys?.free()
+        shortValues?.free()
     }
 
     /// Parses one complete document.
@@ -186,9 +192,10 @@ struct JSONParser {
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
-        let expected = "'\(literal)'"
         for offset in 0..<literal.utf8CodeUnitCount {
-            guard index < bytes.count, bytes[index] == literal.utf8Start[offset] else { throw unexpected(expected) }
+            guard index < bytes.count, bytes[index] == literal.utf8Start[offset] else {
+                throw unexpected("'\(literal)'")
+            }
             index += 1
         }
     }

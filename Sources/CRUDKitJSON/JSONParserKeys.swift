@@ -1,9 +1,10 @@
-/// The keys the parser made most recently, so a key that repeats (every object of an array of models has the same
-/// ones) is made once per document: a repeated key is found by comparing its bytes with those of the earlier one in
-/// the input, and shares its `String` (no UTF-8 check, no copy, no allocation for a key of more than 15 bytes).
+/// The strings the parser made most recently, so a key that repeats (every object of an array of models has the
+/// same ones) or a short value that repeats (a status, a city, a tag) is made once per document: a repeated string
+/// is found by comparing its bytes with those of the earlier one in the input, and shares its `String` (no UTF-8
+/// check, no copy, no allocation for one of more than 15 bytes).
 ///
-/// A table of 64 slots chosen by the key's length and its first and last bytes; a key replaces the one in its slot.
-/// Like ``JSONParserStack``, the owner calls ``free()`` exactly once.
+/// A table of 64 slots chosen by the string's length and its first and last bytes; a string replaces the one in its
+/// slot. Like ``JSONParserStack``, the owner calls ``free()`` exactly once.
 struct JSONParserKeys {
     private struct Slot {
         /// Where the key's bytes (between the quotes) start in the input, and how many there are; -1 when empty.
@@ -13,12 +14,14 @@ struct JSONParserKeys {
     }
 
     private static let slotCount = 64
-    /// Longer keys are made every time: comparing their bytes would cost about as much.
-    static let longestKey = 48
 
     private let slots: UnsafeMutablePointer<Slot>
+    /// Longer strings are made every time.
+    private let longest: Int
 
-    init() {
+    /// A table for strings of up to `longest` bytes.
+    init(longest: Int) {
+        self.longest = longest
         slots = .allocate(capacity: Self.slotCount)
         slots.initialize(repeating: Slot(start: 0, length: -1, key: ""), count: Self.slotCount)
     }
@@ -29,12 +32,12 @@ struct JSONParserKeys {
         slots.deallocate()
     }
 
-    /// The key whose UTF-8 bytes (already checked, without escapes) are `bytes[start..<end]`: the earlier `String`
+    /// The string whose UTF-8 bytes (already checked, without escapes) are `bytes[start..<end]`: the earlier `String`
     /// when the same bytes were seen last in its slot, otherwise a new one, remembered.
     @inline(__always)
     func key(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
         let length = end - start
-        guard length > 0, length <= Self.longestKey else { return Self.make(bytes, from: start, to: end) }
+        guard length > 0, length <= longest else { return Self.make(bytes, from: start, to: end) }
         var hash = UInt32(truncatingIfNeeded: length) &* 0x9E37_79B1
         hash ^= UInt32(bytes[start]) &* 0x85EB_CA77
         hash ^= UInt32(bytes[end - 1]) &* 0xC2B2_AE3D

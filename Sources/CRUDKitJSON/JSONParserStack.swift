@@ -47,15 +47,14 @@ struct JSONParserStack<Element> {
     }
 
     /// Moves the elements from position `start` up into a new array of exactly their number, and removes them.
+    ///
+    /// The array is reserved and then appended to (each element moved, not copied): `Array(unsafeUninitializedCapacity:)`
+    /// allocates through an unspecialized path that looks the array's type up at run time on every call.
     @inline(__always)
     mutating func popArray(from start: Int) -> [Element] {
-        let moved = count - start
-        let source = base + start
-        let array = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            guard let target = buffer.baseAddress else { return }
-            target.moveInitialize(from: source, count: moved)
-            initialized = moved
-        }
+        var array: [Element] = []
+        array.reserveCapacity(count - start)
+        for position in start..<count { array.append((base + position).move()) }
         count = start
         return array
     }

@@ -151,8 +151,13 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
             case "encode": sink &+= try coding.encode(people).count
             case "totree": sink &+= try JSON(encoding: people).arrayValue.count
             case "write": sink &+= try tree.data().count
+            case "parse-foundation": sink &+= readEveryField(try JSONSerialization.jsonObject(with: data))
+            case "decode-foundation": sink &+= try foundationDecoder.decode([BenchPerson].self, from: data).count
+            case "fromtree-foundation": sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
+            case "encode-foundation": sink &+= try foundationEncoder.encode(people).count
+            case "setup": break
             default:
-                print("BENCH_PROFILE: one of parse, decode, fromtree, encode, totree, write")
+                print("BENCH_PROFILE: one of parse, decode, fromtree, encode, totree, write, setup, or <row>-foundation")
                 return false
             }
         }
