@@ -164,7 +164,9 @@ extension JSONParser {
 
     /// Checks the multi-byte UTF-8 sequence at `index` (Unicode Table 3-7: no overlong forms, no surrogates,
     /// nothing above U+10FFFF) and returns its length.
-    private static func validateUTF8Sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws(JSONError) -> Int {
+    private static func validateUTF8Sequence(
+        in bytes: UnsafeBufferPointer<UInt8>, at index: Int
+    ) throws(JSONError) -> Int {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80
