@@ -39,6 +39,16 @@ import Testing
         }
     }
 
+    @Test func aKeyWrittenWithEscapesRepeatsTheSameKeyWrittenPlainly() throws {
+        for member in [#""a":1,"\u0061":2"#, #""\u0061":1,"a":2"#, #""é":1,"\u00e9":2"#, #""a\nb":1,"a\u000ab":2"#] {
+            for document in Self.documents(member) {
+                let object = try #require(try JSON(string: document).object)
+                #expect(object.count == (document.utf8.count > 100 ? 61 : 1), "\(member)")
+                #expect(object.members.last?.value == JSON(2), "\(member)")
+            }
+        }
+    }
+
     @Test func escapesAndUnicodeAtEveryPositionOfAnEightByteStep() throws {
         let specials: [(written: String, read: String)] = [
             (#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), (#"\u00e9"#, "é"), ("é", "é"), ("€", "€"), ("𝄞", "𝄞"),
