@@ -153,11 +153,13 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
             case "write": sink &+= try tree.data().count
             case "parse-foundation": sink &+= readEveryField(try JSONSerialization.jsonObject(with: data))
             case "decode-foundation": sink &+= try foundationDecoder.decode([BenchPerson].self, from: data).count
-            case "fromtree-foundation": sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
+            case "fromtree-foundation":
+                sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
             case "encode-foundation": sink &+= try foundationEncoder.encode(people).count
             case "setup": break
             default:
-                print("BENCH_PROFILE: one of parse, decode, fromtree, encode, totree, write, setup, or <row>-foundation")
+                print(
+                    "BENCH_PROFILE: one of parse, decode, fromtree, encode, totree, write, setup, or <row>-foundation")
                 return false
             }
         }
