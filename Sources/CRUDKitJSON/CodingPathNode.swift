@@ -37,23 +37,44 @@ indirect enum CodingPathNode {
 }
 
 /// A coding key made at run time: an object key, or an array index shown as `Index 3` like Foundation's.
+///
+/// An index's text is made only when asked for (an error, a `codingPath`): every element decoded from an array
+/// gets such a key in its path. The key fits in an existential's inline buffer, so a path step holding one needs
+/// no second allocation.
 struct JSONCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+    private enum Storage {
+        case name(String)
+        case integer(Int)
+        case index(Int)
+    }
+
+    private let storage: Storage
+
+    var stringValue: String {
+        switch storage {
+        case .name(let name): return name
+        case .integer(let value): return String(value)
+        case .index(let index): return "Index \(index)"
+        }
+    }
+
+    var intValue: Int? {
+        switch storage {
+        case .name: return nil
+        case .integer(let value), .index(let value): return value
+        }
+    }
 
     init(stringValue: String) {
-        self.stringValue = stringValue
-        intValue = nil
+        storage = .name(stringValue)
     }
 
     init(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
+        storage = .integer(intValue)
     }
 
     init(index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
+        storage = .index(index)
     }
 
     static let `super` = JSONCodingKey(stringValue: "super")

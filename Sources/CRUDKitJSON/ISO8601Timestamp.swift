@@ -110,23 +110,29 @@ package enum ISO8601Timestamp {
         let nanoseconds = Int(((interval - whole) * 1e9).rounded())
         let step = abs(date.timeIntervalSinceReferenceDate).ulp
         for digits in [0, 3, 6] {
-            let unit = [0: 1_000_000_000, 3: 1_000_000, 6: 1000][digits, default: 1]
-            guard let text = format(whole, (nanoseconds + unit / 2) / unit * unit, digits: digits) else { continue }
-            if let back = self.date(from: text), abs(back.timeIntervalSince(date)) <= step { return text }
+            let unit = digits == 0 ? 1_000_000_000 : digits == 3 ? 1_000_000 : 1000
+            let (seconds, fraction) = carried(whole, (nanoseconds + unit / 2) / unit * unit)
+            guard representable.contains(seconds) else { continue }
+            // The date the text would be read back as, computed as `date(from:)` computes it (without writing and
+            // reading the text: the fraction's digits as an integer over their scale).
+            let scale = 1_000_000_000 / unit
+            let back = Date(timeIntervalSince1970: seconds + Double(fraction / unit) / Double(scale))
+            if abs(back.timeIntervalSince(date)) <= step { return format(seconds, fraction, digits: digits) }
         }
-        return format(whole, nanoseconds, digits: 9)
+        let (seconds, fraction) = carried(whole, nanoseconds)
+        guard representable.contains(seconds) else { return nil }
+        return format(seconds, fraction, digits: 9)
     }
 
-    /// `whole` seconds since 1970 and `nanoseconds` more, with `digits` fraction digits; `nil` outside 0000–9999.
-    private static func format(_ whole: Double, _ nanoseconds: Int, digits: Int) -> String? {
-        var whole = whole
-        var nanoseconds = nanoseconds
-        if nanoseconds >= 1_000_000_000 {
-            whole += 1
-            nanoseconds -= 1_000_000_000
-        }
-        guard representable.contains(whole) else { return nil }
-        let total = Int(whole)
+    /// `whole` seconds and `nanoseconds` more, with a full second of nanoseconds carried into the seconds.
+    private static func carried(_ whole: Double, _ nanoseconds: Int) -> (seconds: Double, nanoseconds: Int) {
+        nanoseconds >= 1_000_000_000 ? (whole + 1, nanoseconds - 1_000_000_000) : (whole, nanoseconds)
+    }
+
+    /// `seconds` since 1970 (whole, within ``representable``) and `nanoseconds` more (less than a second), with
+    /// `digits` fraction digits (0, 3, 6 or 9), written straight into the string's bytes.
+    private static func format(_ seconds: Double, _ nanoseconds: Int, digits: Int) -> String {
+        let total = Int(seconds)
         var days = total / 86_400
         var secondsOfDay = total % 86_400
         if secondsOfDay < 0 {
@@ -134,18 +140,41 @@ package enum ISO8601Timestamp {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        text += pad(secondsOfDay / 3600, 2) + ":" + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2)
-        if digits > 0 {
-            text += "." + pad(nanoseconds / [3: 1_000_000, 6: 1000][digits, default: 1], digits)
+        let length = 20 + (digits > 0 ? digits + 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var position = 0
+            func put(_ value: Int, _ width: Int) {
+                var value = value
+                var offset = width
+                while offset > 0 {
+                    offset -= 1
+                    buffer[position + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                position += width
+            }
+            func put(_ byte: UInt8) {
+                buffer[position] = byte
+                position += 1
+            }
+            put(year, 4)
+            put(UInt8(ascii: "-"))
+            put(month, 2)
+            put(UInt8(ascii: "-"))
+            put(day, 2)
+            put(UInt8(ascii: "T"))
+            put(secondsOfDay / 3600, 2)
+            put(UInt8(ascii: ":"))
+            put(secondsOfDay / 60 % 60, 2)
+            put(UInt8(ascii: ":"))
+            put(secondsOfDay % 60, 2)
+            if digits > 0 {
+                put(UInt8(ascii: "."))
+                put(nanoseconds / (digits == 3 ? 1_000_000 : digits == 6 ? 1000 : 1), digits)
+            }
+            put(UInt8(ascii: "Z"))
+            return position
         }
-        return text + "Z"
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        return value < 0 ? "-" + padded : padded
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -19,9 +19,9 @@ extension JSONParser {
         let first = bytes[index]
         if first == UInt8(ascii: "0") {
             index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw fail(.leadingZero, at: index - 1) }
-        } else if isDigit(first) {
-            while index < bytes.count, isDigit(bytes[index]) {
+            if index < bytes.count, Self.isDigit(bytes[index]) { throw fail(.leadingZero, at: index - 1) }
+        } else if Self.isDigit(first) {
+            while index < bytes.count, Self.isDigit(bytes[index]) {
                 accumulate(bytes[index])
                 index += 1
             }
@@ -35,8 +35,8 @@ extension JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw unexpected("a digit after '.'") }
-            while index < bytes.count, isDigit(bytes[index]) {
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw unexpected("a digit after '.'") }
+            while index < bytes.count, Self.isDigit(bytes[index]) {
                 accumulate(bytes[index])
                 fractionDigits += 1
                 index += 1
@@ -51,8 +51,8 @@ extension JSONParser {
                 exponentNegative = bytes[index] == UInt8(ascii: "-")
                 index += 1
             }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw unexpected("a digit in the exponent") }
-            while index < bytes.count, isDigit(bytes[index]) {
+            guard index < bytes.count, Self.isDigit(bytes[index]) else { throw unexpected("a digit in the exponent") }
+            while index < bytes.count, Self.isDigit(bytes[index]) {
                 if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
                 index += 1
             }
@@ -82,7 +82,7 @@ extension JSONParser {
     }
 
     @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool {
+    private static func isDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
     }
 }

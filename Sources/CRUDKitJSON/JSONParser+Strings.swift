@@ -2,32 +2,73 @@ import Foundation
 
 /// Strings: a fast path straight from the input bytes, a slow path for escapes, UTF-8 checked as it is read.
 extension JSONParser {
-    mutating func parseString() throws(JSONError) -> String {
-        index += 1
-        let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            } else if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(from: start)
-            } else if byte < 0x20 {
-                throw fail(.unescapedControlCharacter, at: index)
-            } else if byte >= 0x80 {
-                index += try validateUTF8Sequence()
-            } else {
-                index += 1
-            }
-        }
-        throw fail(.unexpectedEnd(expected: "'\"' to close the string"), at: index)
+    /// Reads the string whose opening quote is at `index`. In a large document a key (`interning`) comes from the
+    /// table of recent keys, and a short value from that of recent values, when it repeats one.
+    @inline(__always)
+    mutating func parseString(interning: Bool = false) throws(JSONError) -> String {
+        let start = index + 1
+        let end = try Self.plainRunEnd(in: bytes, from: start)
+        guard bytes[end] == UInt8(ascii: "\"") else { return try parseEscapedString(from: start, escapeAt: end) }
+        index = end + 1
+        if let table = interning ? keys : shortValues { return table.key(bytes, from: start, to: end) }
+        return JSONParserKeys.make(bytes, from: start, to: end)
     }
 
-    /// The slow path for strings with escapes: decoded into the scratch buffer.
-    private mutating func parseEscapedString(from start: Int) throws(JSONError) -> String {
+    /// The position of the first quote or backslash at or after `start`, checking the UTF-8 and refusing control
+    /// characters on the way. Eight bytes are looked at in one step while none of them needs a closer look.
+    ///
+    /// Static, like the checks it calls: a non-mutating method called from a mutating one gets a copy of the whole
+    /// parser (150 bytes) for each string.
+    @inline(__always)
+    private static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var position = start
+        while true {
+            while position + 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special != 0 {
+                    position += special.trailingZeroBitCount >> 3
+                    break
+                }
+                position += 8
+            }
+            guard position < bytes.count else {
+                throw JSONError(.unexpectedEnd(expected: "'\"' to close the string"), at: bytes.count, in: bytes)
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return position
+            } else if byte < 0x20 {
+                throw JSONError(.unescapedControlCharacter, at: position, in: bytes)
+            } else if byte >= 0x80 {
+                position += try validateUTF8Sequence(in: bytes, at: position)
+            } else {
+                position += 1
+            }
+        }
+    }
+
+    /// The high bit of each byte of `word` (bytes in memory order from the lowest) that is a quote, a backslash, a
+    /// control character or not ASCII. Above the lowest such byte other bytes may be marked too (a borrow), so only
+    /// the lowest mark is used.
+    @inline(__always)
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (quote | backslash | control | word) & (ones &* 0x80)
+    }
+
+    /// The slow path for strings with escapes: decoded into the scratch buffer. `escape` is the position of the first
+    /// backslash; the bytes before it are already checked.
+    private mutating func parseEscapedString(from start: Int, escapeAt escape: Int) throws(JSONError) -> String {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<escape]))
+        index = escape
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -38,7 +79,7 @@ extension JSONParser {
             } else if byte < 0x20 {
                 throw fail(.unescapedControlCharacter, at: index)
             } else if byte >= 0x80 {
-                let length = try validateUTF8Sequence()
+                let length = try Self.validateUTF8Sequence(in: bytes, at: index)
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
                 index += length
             } else {
@@ -123,7 +164,9 @@ extension JSONParser {
 
     /// Checks the multi-byte UTF-8 sequence at `index` (Unicode Table 3-7: no overlong forms, no surrogates,
     /// nothing above U+10FFFF) and returns its length.
-    private func validateUTF8Sequence() throws(JSONError) -> Int {
+    private static func validateUTF8Sequence(
+        in bytes: UnsafeBufferPointer<UInt8>, at index: Int
+    ) throws(JSONError) -> Int {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80
@@ -136,13 +179,13 @@ extension JSONParser {
         case 0xF0: (length, low) = (4, 0x90)
         case 0xF4: (length, high) = (4, 0x8F)
         case 0xF1...0xF3: length = 4
-        default: throw fail(.invalidUTF8, at: index)
+        default: throw JSONError(.invalidUTF8, at: index, in: bytes)
         }
-        guard index + length <= bytes.count else { throw fail(.invalidUTF8, at: index) }
+        guard index + length <= bytes.count else { throw JSONError(.invalidUTF8, at: index, in: bytes) }
         let second = bytes[index + 1]
-        guard second >= low, second <= high else { throw fail(.invalidUTF8, at: index) }
+        guard second >= low, second <= high else { throw JSONError(.invalidUTF8, at: index, in: bytes) }
         for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 {
-            throw fail(.invalidUTF8, at: index)
+            throw JSONError(.invalidUTF8, at: index, in: bytes)
         }
         return length
     }

@@ -2,73 +2,27 @@ import Foundation
 
 /// The keyed container of ``JSONTreeDecoder``: looks keys up in a parsed object (through their camelCase forms
 /// when snake_case conversion is on).
+///
+/// Everything it reads sits in one ``JSONTreeKeyedState``: `KeyedDecodingContainer` copies the container on every
+/// call, and one reference costs one retain where six fields cost six.
 struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    private let decoder: JSONTreeDecoder
-    private let object: JSON.Object
-    private let members: [JSON.Object.Entry]
-    /// The converted key of each member, when conversion changed any.
-    private let convertedKeys: [String]?
-    /// The position of the first member with each converted key, built once with ``convertedKeys`` so every
-    /// lookup is one hash probe (a linear search per key made decoding quadratic in the number of members).
-    private let convertedPositions: [String: Int]
-    private let path: CodingPathNode
+    private let state: JSONTreeKeyedState
 
     init(decoder: JSONTreeDecoder, object: JSON.Object, path: CodingPathNode) {
-        self.decoder = decoder
-        self.object = object
-        self.path = path
-        members = object.entries
-        if decoder.convertsSnakeCase, members.contains(where: { $0.key.utf8.contains(UInt8(ascii: "_")) }) {
-            let converted = members.map { decoder.convert($0.key) }
-            var positions: [String: Int] = [:]
-            // A small object (every model's) is searched in order: hashing each key cost more than comparing.
-            if converted.count > Self.linearSearchLimit {
-                positions.reserveCapacity(converted.count)
-                for (position, key) in converted.enumerated() where positions[key] == nil {
-                    positions[key] = position
-                }
-            }
-            convertedKeys = converted
-            convertedPositions = positions
-        } else {
-            convertedKeys = nil
-            convertedPositions = [:]
-        }
+        state = JSONTreeKeyedState(decoder: decoder, object: object, path: path)
     }
+
+    private var decoder: JSONTreeDecoder { state.decoder }
+    private var object: JSON.Object { state.object }
+    private var path: CodingPathNode { state.path }
 
     var codingPath: [any CodingKey] { path.keys }
 
     var allKeys: [Key] {
-        (convertedKeys ?? members.map(\.key)).compactMap { Key(stringValue: $0) }
+        (state.shape?.converted ?? state.members.map(\.key)).compactMap { Key(stringValue: $0) }
     }
 
-    /// The most members searched in order rather than through ``convertedPositions`` (at most 16 × 16 string
-    /// comparisons per object, so decoding stays linear in the document).
-    private static var linearSearchLimit: Int { 16 }
-
-    private func lookup(_ key: Key) -> JSON? {
-        let name = key.stringValue
-        if let convertedKeys {
-            if convertedKeys.count <= Self.linearSearchLimit {
-                // The first member with the key, as the positions table keeps.
-                let position = convertedKeys.firstIndex(of: name)
-                decoder.keyComparisons += (position ?? convertedKeys.count - 1) + 1
-                if let position { return members[position].value }
-            } else {
-                decoder.keyComparisons += 1
-                if let position = convertedPositions[name] { return members[position].value }
-            }
-        } else {
-            if let value = object[name] { return value }
-        }
-        guard decoder.convertsSnakeCase else { return nil }
-        // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not
-        // `imageURL`: `JSONDecoder` leaves such a property out (nil for an optional, so a read-modify-write PUT
-        // clears the server's value). Matching what the encoder writes reads back every key it writes.
-        let written = decoder.written(name)
-        guard written != name else { return nil }
-        return object[written]
-    }
+    private func lookup(_ key: Key) -> JSON? { state.lookup(key.stringValue) }
 
     private func require(_ key: Key) throws -> JSON {
         guard let value = lookup(key) else {
@@ -290,5 +244,107 @@ struct JSONTreeUnkeyedContainer: UnkeyedDecodingContainer {
         let decoder = decoder.child(value: value, path: here)
         currentIndex += 1
         return decoder
+    }
+}
+
+/// The state of a ``JSONTreeKeyedContainer``: the object, its path, and how its keys are found.
+final class JSONTreeKeyedState {
+    let decoder: JSONTreeDecoder
+    let object: JSON.Object
+    let members: [JSON.Object.Entry]
+    let path: CodingPathNode
+    /// The converted keys of the members, when snake_case conversion changed any (shared by every object with the
+    /// same keys).
+    let shape: JSONTreeKeyShape?
+    /// Where the next key is likely to be: models decode their keys in the order servers write them.
+    private var hint = 0
+
+    init(decoder: JSONTreeDecoder, object: JSON.Object, path: CodingPathNode) {
+        self.decoder = decoder
+        self.object = object
+        self.path = path
+        members = object.entries
+        shape = decoder.convertsSnakeCase ? decoder.keyShape(of: members) : nil
+    }
+
+    /// The value of the member whose (converted) key is `name`.
+    func lookup(_ name: String) -> JSON? {
+        if let shape {
+            let converted = shape.converted
+            if let positions = shape.positions {
+                decoder.keyComparisons += 1
+                if let position = positions[name] { return members[position].value }
+            } else {
+                // The first member with the key, as the positions table keeps. Without repeated converted keys
+                // the member after the last one found is tried first.
+                let length = name.utf8.count
+                var found: Int?
+                if !shape.repeatsKeys, hint < converted.count,
+                    JSON.Object.sameKey(converted[hint], name, length: length)
+                {
+                    found = hint
+                    decoder.keyComparisons += 1
+                } else {
+                    for position in converted.indices
+                    where JSON.Object.sameKey(converted[position], name, length: length) {
+                        found = position
+                        break
+                    }
+                    decoder.keyComparisons += (found ?? converted.count - 1) + 1
+                }
+                if let found {
+                    hint = found + 1
+                    return members[found].value
+                }
+            }
+        } else {
+            if let value = object[name] { return value }
+        }
+        guard decoder.convertsSnakeCase else { return nil }
+        // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not
+        // `imageURL`: `JSONDecoder` leaves such a property out (nil for an optional, so a read-modify-write PUT
+        // clears the server's value). Matching what the encoder writes reads back every key it writes.
+        let written = decoder.written(name)
+        guard written != name else { return nil }
+        return object[written]
+    }
+}
+
+/// The camelCase forms of an object's keys, made once for every object of a document with the same keys in the same
+/// order (every element of an array of models).
+final class JSONTreeKeyShape {
+    /// The keys as they are in the document.
+    let keys: [String]
+    /// Their converted forms, position by position.
+    let converted: [String]
+    /// The position of the first member with each converted key, for objects above the linear search limit (a
+    /// linear search per key made decoding quadratic in the number of members).
+    let positions: [String: Int]?
+    /// Whether two members convert to the same key.
+    let repeatsKeys: Bool
+    /// Whether conversion changed any key (otherwise keys are looked up in the object as they are).
+    let convertsAny: Bool
+
+    /// The most members searched in order rather than through ``positions`` (at most 16 × 16 string
+    /// comparisons per object, so decoding stays linear in the document).
+    static let linearSearchLimit = 16
+
+    init(keys: [String], converted: [String], convertsAny: Bool) {
+        self.keys = keys
+        self.converted = converted
+        self.convertsAny = convertsAny
+        if !convertsAny {
+            positions = nil
+            repeatsKeys = false
+        } else if converted.count > Self.linearSearchLimit {
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(converted.count)
+            for (position, key) in converted.enumerated() where positions[key] == nil { positions[key] = position }
+            self.positions = positions
+            repeatsKeys = positions.count < converted.count
+        } else {
+            positions = nil
+            repeatsKeys = Set(converted).count < converted.count
+        }
     }
 }

@@ -58,6 +58,35 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         return written
     }
 
+    /// The key shapes of the objects decoded last (at most ``keptShapes``), replaced in turn.
+    private var shapes: [JSONTreeKeyShape] = []
+    private var nextShape = 0
+    private static let keptShapes = 8
+
+    /// How the keys of an object with these members convert: `nil` when no key changes. Objects with the same keys in
+    /// the same order share one shape, so each key of an array of models is converted once, not once per element.
+    func keyShape(of members: [JSON.Object.Entry]) -> JSONTreeKeyShape? {
+        for shape in shapes where shape.keys.count == members.count {
+            var same = true
+            for position in members.indices where members[position].key != shape.keys[position] {
+                same = false
+                break
+            }
+            if same { return shape.convertsAny ? shape : nil }
+        }
+        let keys = members.map(\.key)
+        let convertsAny = keys.contains { $0.utf8.contains(UInt8(ascii: "_")) }
+        let shape = JSONTreeKeyShape(
+            keys: keys, converted: convertsAny ? keys.map(convert) : keys, convertsAny: convertsAny)
+        if shapes.count < Self.keptShapes {
+            shapes.append(shape)
+        } else {
+            shapes[nextShape] = shape
+            nextShape = (nextShape + 1) % Self.keptShapes
+        }
+        return convertsAny ? shape : nil
+    }
+
     /// The camelCase form of a snake_case key, cached for the document.
     func convert(_ key: String) -> String {
         if let known = convertedKeys[key] { return known }
@@ -133,24 +162,39 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
             at: path)
     }
 
-    /// `Date`, `URL`, `Data`, `Decimal` and string-keyed dictionaries, decoded their own way; `nil` for any other
-    /// type.
+    /// `Date`, `URL`, `Data`, `Decimal`, arrays and string-keyed dictionaries, decoded their own way; `nil` for any
+    /// other type.
     @inline(never)
     private func unboxSpecial<T: Decodable>(
         _ value: JSON,
         as type: T.Type,
         at path: () -> CodingPathNode
     ) throws -> T? {
-        if T.self == Date.self, let date = try unboxDate(value, at: path()) as? T { return date }
-        if T.self == URL.self, let url = try unboxURL(value, at: path()) as? T { return url }
-        if T.self == Data.self, let data = try unboxData(value, at: path()) as? T { return data }
-        if T.self == Decimal.self, let decimal = try unboxDecimal(value, at: path()) as? T { return decimal }
-        if let dictionary = T.self as? any JSONStringKeyedDictionaryDecodable.Type,
-            let decoded = try dictionary.decodeWithoutKeyConversion(value, decoder: self, path: path()) as? T
-        {
-            return decoded
+        if T.self == Date.self { return unsafeBitCast(try unboxDate(value, at: path()), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try unboxURL(value, at: path()), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try unboxData(value, at: path()), to: T.self) }
+        if T.self == Decimal.self { return unsafeBitCast(try unboxDecimal(value, at: path()), to: T.self) }
+        guard let direct = directlyDecodable(T.self) else { return nil }
+        depth += 1
+        defer { depth -= 1 }
+        if depth > StackLimit.checkedDepth { try checkStack(at: path()) }
+        func decode<Direct: JSONTreeDirectlyDecodable>(_ type: Direct.Type) throws -> T {
+            // `Direct` is `T` (it was cast from `T.self`), so the bit cast is a no-op.
+            unsafeBitCast(try Direct.decodeDirectly(value, decoder: self, path: path()), to: T.self)
         }
-        return nil
+        return try decode(direct)
+    }
+
+    /// The types `unboxSpecial` asked about last, and whether each is decoded directly: a cast to a protocol looks
+    /// the conformance up each time, which for every nested model cost more than decoding a field.
+    private var directTypes: [(type: ObjectIdentifier, direct: (any JSONTreeDirectlyDecodable.Type)?)] = []
+
+    private func directlyDecodable<T>(_ type: T.Type) -> (any JSONTreeDirectlyDecodable.Type)? {
+        let identifier = ObjectIdentifier(type)
+        for known in directTypes where known.type == identifier { return known.direct }
+        let direct = type as? any JSONTreeDirectlyDecodable.Type
+        if directTypes.count < 32 { directTypes.append((identifier, direct)) }
+        return direct
     }
 
     func unboxBool(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
@@ -195,50 +239,52 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
         throw Self.corrupted("Parsed JSON number <\(value)> does not fit in \(I.self).", at: path())
     }
 
-    private func unboxDate(_ value: JSON, at path: CodingPathNode) throws -> Date {
+    private func unboxDate(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Date {
         switch dates {
         case .iso8601, .iso8601WholeSeconds:
-            let text = try unboxString(value, at: path)
+            let text = try unboxString(value, at: path())
             guard let date = ISO8601Timestamp.date(from: text) else {
-                throw Self.corrupted(Self.invalidDateDescription, at: path)
+                throw Self.corrupted(Self.invalidDateDescription, at: path())
             }
             return date
         case .secondsSince1970:
-            return Date(timeIntervalSince1970: try unboxDouble(value, at: path))
+            return Date(timeIntervalSince1970: try unboxDouble(value, at: path()))
         case .millisecondsSince1970:
-            return Date(timeIntervalSince1970: try unboxDouble(value, at: path) / 1000)
+            return Date(timeIntervalSince1970: try unboxDouble(value, at: path()) / 1000)
         case .deferredToDate:
-            return Date(timeIntervalSinceReferenceDate: try unboxDouble(value, at: path))
+            return Date(timeIntervalSinceReferenceDate: try unboxDouble(value, at: path()))
         }
     }
 
-    private func unboxURL(_ value: JSON, at path: CodingPathNode) throws -> URL {
-        guard let url = URL(string: try unboxString(value, at: path)) else {
-            throw Self.corrupted("Invalid URL string.", at: path)
+    private func unboxURL(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> URL {
+        guard let url = URL(string: try unboxString(value, at: path())) else {
+            throw Self.corrupted("Invalid URL string.", at: path())
         }
         return url
     }
 
-    private func unboxData(_ value: JSON, at path: CodingPathNode) throws -> Data {
-        guard let data = Data(base64Encoded: try unboxString(value, at: path)) else {
-            throw Self.corrupted("Encountered Data is not valid Base64.", at: path)
+    private func unboxData(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Data {
+        guard let data = Data(base64Encoded: try unboxString(value, at: path())) else {
+            throw Self.corrupted("Encountered Data is not valid Base64.", at: path())
         }
         return data
     }
 
-    private func unboxDecimal(_ value: JSON, at path: CodingPathNode) throws -> Decimal {
+    private func unboxDecimal(_ value: JSON, at path: @autoclosure () -> CodingPathNode) throws -> Decimal {
         // A string that is exactly a JSON number is an amount too (Django REST framework and Rails send `"12.50"`).
         let number: JSON.Number
         switch value {
         case .number(let value): number = value
         case .string(let text):
-            guard let value = JSON.Number(decimalText: text) else { throw Self.mismatch(Decimal.self, value, at: path) }
+            guard let value = JSON.Number(decimalText: text) else {
+                throw Self.mismatch(Decimal.self, value, at: path())
+            }
             number = value
-        default: throw Self.mismatch(Decimal.self, value, at: path)
+        default: throw Self.mismatch(Decimal.self, value, at: path())
         }
         // From the number's text, as JSONDecoder does: a literal such as `1234567890.123456789` keeps every digit.
         guard let decimal = number.decimalValue else {
-            throw Self.corrupted("Parsed JSON number <\(number)> does not fit in Decimal.", at: path)
+            throw Self.corrupted("Parsed JSON number <\(number)> does not fit in Decimal.", at: path())
         }
         return decimal
     }
@@ -274,14 +320,28 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     }
 }
 
-/// `[String: Value]` dictionaries are decoded without key conversion, as `JSONDecoder` does.
-protocol JSONStringKeyedDictionaryDecodable {
-    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
+/// Types the tree decoder reads without their `init(from:)`.
+protocol JSONTreeDirectlyDecodable {
+    static func decodeDirectly(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
 }
 
-extension Dictionary: JSONStringKeyedDictionaryDecodable where Key == String, Value: Decodable {
-    static func decodeWithoutKeyConversion(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self
-    {
+/// Arrays are read element by element without an unkeyed container: the same values, paths and errors as
+/// `Array.init(from:)` through ``JSONTreeUnkeyedContainer``.
+extension Array: JSONTreeDirectlyDecodable where Element: Decodable {
+    static func decodeDirectly(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self {
+        guard case .array(let values) = value else { throw JSONTreeDecoder.mismatch([Any].self, value, at: path) }
+        var result: [Element] = []
+        result.reserveCapacity(values.count)
+        for position in values.indices {
+            result.append(try decoder.unbox(values[position], as: Element.self, at: path.appending(index: position)))
+        }
+        return result
+    }
+}
+
+/// `[String: Value]` dictionaries are decoded without key conversion, as `JSONDecoder` does.
+extension Dictionary: JSONTreeDirectlyDecodable where Key == String, Value: Decodable {
+    static func decodeDirectly(_ value: JSON, decoder: JSONTreeDecoder, path: CodingPathNode) throws -> Self {
         guard case .object(let object) = value else { throw JSONTreeDecoder.mismatch(Self.self, value, at: path) }
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)

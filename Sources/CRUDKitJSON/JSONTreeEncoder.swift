@@ -17,12 +17,27 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
             switch self {
             case .value(let value): return value
             case .object(let builder):
-                return .object(
-                    JSON.Object(entriesKeepingLast: builder.members.map { .init(key: $0.key, value: $0.slot.resolved) })
-                )
+                let entries = builder.members.map { JSON.Object.Entry(key: $0.key, value: $0.slot.resolved) }
+                // A model encodes each key once: then the members are the object as they are, without a second array.
+                if entries.count <= JSON.Object.indexThreshold, !Self.repeatsKey(entries) {
+                    return .object(JSON.Object(uniqueEntries: entries))
+                }
+                return .object(JSON.Object(entriesKeepingLast: entries))
             case .array(let builder): return .array(builder.items.map(\.resolved))
             case .encoder(let encoder): return encoder.result
             }
+        }
+
+        /// Whether two of a few members have the same key.
+        private static func repeatsKey(_ entries: [JSON.Object.Entry]) -> Bool {
+            for later in entries.indices.dropFirst() {
+                let key = entries[later].key
+                let length = key.utf8.count
+                for earlier in 0..<later where JSON.Object.sameKey(entries[earlier].key, key, length: length) {
+                    return true
+                }
+            }
+            return false
         }
     }
 
@@ -57,6 +72,13 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     /// Converted keys shared by every encoder of one document.
     final class KeyCache {
         var converted: [String: String] = [:]
+        /// The keys converted so far in the order they were first asked for, and where the next is expected: the
+        /// models of an array encode the same keys in the same order, so a key is usually found with one comparison
+        /// instead of hashing it.
+        var ordered: [(name: String, converted: String)] = []
+        var next = 0
+        /// The most keys kept in ``ordered``.
+        static let orderedLimit = 64
     }
 
     private init(
@@ -98,9 +120,28 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     /// The snake_case form of a key, cached for the document.
     func convert(_ key: String) -> String {
         guard convertsSnakeCase else { return key }
-        if let known = keyCache.converted[key] { return known }
-        let converted = JSONKeyConversion.snakeCase(fromCamelCase: key)
-        keyCache.converted[key] = converted
+        let cache = keyCache
+        let length = key.utf8.count
+        if cache.next < cache.ordered.count, JSON.Object.sameKey(cache.ordered[cache.next].name, key, length: length) {
+            cache.next += 1
+            return cache.ordered[cache.next - 1].converted
+        }
+        for position in cache.ordered.indices
+        where JSON.Object.sameKey(cache.ordered[position].name, key, length: length) {
+            cache.next = position + 1
+            return cache.ordered[position].converted
+        }
+        let converted: String
+        if let known = cache.converted[key] {
+            converted = known
+        } else {
+            converted = JSONKeyConversion.snakeCase(fromCamelCase: key)
+            cache.converted[key] = converted
+        }
+        if cache.ordered.count < KeyCache.orderedLimit {
+            cache.ordered.append((key, converted))
+            cache.next = cache.ordered.count
+        }
         return converted
     }
 

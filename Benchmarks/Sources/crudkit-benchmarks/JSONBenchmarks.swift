@@ -140,123 +140,174 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     var sink = 0
     var allMet = true
 
+    // `BENCH_PROFILE=<row>`: only CRUDKit's side of one row, in a loop, for `perf record` (no figures printed).
+    if let row = ProcessInfo.processInfo.environment["BENCH_PROFILE"] {
+        let repeats = Int(ProcessInfo.processInfo.environment["BENCH_PROFILE_REPEATS"] ?? "") ?? 100
+        for _ in 0..<repeats {
+            switch row {
+            case "parse": sink &+= readEveryField(try JSON(data: data))
+            case "decode": sink &+= try coding.decode([BenchPerson].self, from: data).count
+            case "fromtree": sink &+= try tree.decode([BenchPerson].self).count
+            case "encode": sink &+= try coding.encode(people).count
+            case "totree": sink &+= try (JSON(encoding: people).array ?? []).count
+            case "write": sink &+= try tree.data().count
+            case "parse-foundation": sink &+= readEveryField(try JSONSerialization.jsonObject(with: data))
+            case "decode-foundation": sink &+= try foundationDecoder.decode([BenchPerson].self, from: data).count
+            case "fromtree-foundation":
+                sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
+            case "encode-foundation": sink &+= try foundationEncoder.encode(people).count
+            case "setup": break
+            default:
+                print(
+                    "BENCH_PROFILE: one of parse, decode, fromtree, encode, totree, write, setup, or <row>-foundation")
+                return false
+            }
+        }
+        print("profiled \(row) \(repeats) times (\(sink))")
+        return true
+    }
+
+    // `BENCH_JSON_ROWS=parse,decode,…` runs only those groups of rows (parse, write, decode, wide, tree, encode).
+    let rows = Set(
+        (ProcessInfo.processInfo.environment["BENCH_JSON_ROWS"] ?? "").split(separator: ",").map(String.init))
+    func wants(_ group: String) -> Bool { rows.isEmpty || rows.contains(group) }
+
     // Parse + read every field.
-    let oursParse = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= readEveryField(try JSON(data: data))
-    }
-    let baseParse = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= readEveryField(try JSONSerialization.jsonObject(with: data))
-    }
-    allMet =
+    if wants("parse") {
+        let oursParse = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= readEveryField(try JSON(data: data))
+        }
+        let baseParse = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= readEveryField(try JSONSerialization.jsonObject(with: data))
+        }
+        allMet =
+            report(
+                "parse into JSON + read every field", ours: throughput(oursParse), baseline: throughput(baseParse),
+                baselineName: "JSONSerialization.jsonObject + reading every field", unit: .megabytesPerSecond,
+                target: 10
+            ) && allMet
+        // The ceiling: one plain pass over the same bytes, as fast as memory and one compare per byte allow. No
+        // parser reaches it; the fraction shows how far the parser is from the physical limit.
+        let ceiling = nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= countQuotes(data)
+        }
         report(
-            "parse into JSON + read every field", ours: throughput(oursParse), baseline: throughput(baseParse),
-            baselineName: "JSONSerialization.jsonObject + reading every field", unit: .megabytesPerSecond, target: 10
-        ) && allMet
-    // The ceiling: one plain pass over the same bytes, as fast as memory and one compare per byte allow. No
-    // parser reaches it; the fraction shows how far the parser is from the physical limit.
-    let ceiling = nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= countQuotes(data)
+            "parse + read, as a fraction of the ceiling", ours: throughput(oursParse), baseline: throughput(ceiling),
+            baselineName: "ceiling: counting quotes through withUnsafeBytes; the parser runs at "
+                + String(format: "%.2f%%", 100 * ceiling / oursParse) + " of it", unit: .megabytesPerSecond, target: nil
+        )
+
     }
-    report(
-        "parse + read, as a fraction of the ceiling", ours: throughput(oursParse), baseline: throughput(ceiling),
-        baselineName: "ceiling: counting quotes through withUnsafeBytes; the parser runs at "
-            + String(format: "%.2f%%", 100 * ceiling / oursParse) + " of it", unit: .megabytesPerSecond, target: nil
-    )
 
     // Write.
-    let oursWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try tree.data().count
-    }
     let baseWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
         sink &+= try foundationEncoder.encode(people).count
     }
-    allMet =
+    if wants("write") {
+        let oursWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try tree.data().count
+        }
+        allMet =
+            report(
+                "write a JSON value (compact)", ours: throughput(oursWrite), baseline: throughput(baseWrite),
+                baselineName: "JSONEncoder encoding the same people as structs", unit: .megabytesPerSecond, target: 3
+            ) && allMet
+        let foundationObject = try JSONSerialization.jsonObject(with: data)
+        let serializationWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try JSONSerialization.data(withJSONObject: foundationObject).count
+        }
         report(
-            "write a JSON value (compact)", ours: throughput(oursWrite), baseline: throughput(baseWrite),
-            baselineName: "JSONEncoder encoding the same people as structs", unit: .megabytesPerSecond, target: 3
-        ) && allMet
-    let foundationObject = try JSONSerialization.jsonObject(with: data)
-    let serializationWrite = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try JSONSerialization.data(withJSONObject: foundationObject).count
+            "write a JSON value (compact)", ours: throughput(oursWrite), baseline: throughput(serializationWrite),
+            baselineName: "JSONSerialization.data(withJSONObject:)", unit: .megabytesPerSecond, target: nil
+        )
+
     }
-    report(
-        "write a JSON value (compact)", ours: throughput(oursWrite), baseline: throughput(serializationWrite),
-        baselineName: "JSONSerialization.data(withJSONObject:)", unit: .megabytesPerSecond, target: nil
-    )
 
     // Bytes → models.
-    let oursDecode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try coding.decode([BenchPerson].self, from: data).count
-    }
-    let baseDecode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try foundationDecoder.decode([BenchPerson].self, from: data).count
-    }
-    allMet =
+    if wants("decode") {
+        let oursDecode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try coding.decode([BenchPerson].self, from: data).count
+        }
+        let baseDecode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try foundationDecoder.decode([BenchPerson].self, from: data).count
+        }
+        allMet =
+            report(
+                "decode Codable models from bytes", ours: throughput(oursDecode), baseline: throughput(baseDecode),
+                baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
+            ) && allMet
+        let oursConvert = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try JSON(data: data).convert([BenchPerson].self).count
+        }
         report(
-            "decode Codable models from bytes", ours: throughput(oursDecode), baseline: throughput(baseDecode),
-            baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
-        ) && allMet
-    let oursConvert = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try JSON(data: data).convert([BenchPerson].self).count
+            "map JSONConvertible models from bytes", ours: throughput(oursConvert), baseline: throughput(baseDecode),
+            baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: nil
+        )
+
     }
-    report(
-        "map JSONConvertible models from bytes", ours: throughput(oursConvert), baseline: throughput(baseDecode),
-        baselineName: "JSONDecoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: nil
-    )
 
     // Keyed decoding with snake_case conversion over one wide object (issue 12, item 10: was quadratic).
-    let wideCount = options.smoke ? 2_000 : 20_000
-    var wideText = "{\"x_y\":0"
-    for key in 0..<wideCount { wideText += ",\"\(key)\":\(key)" }
-    wideText += "}"
-    let wide = Data(wideText.utf8)
-    let wideMegabytes = Double(wide.count) / 1_000_000
-    let oursWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try coding.decode([String: Int].self, from: wide).count
+    if wants("wide") {
+        let wideCount = options.smoke ? 2_000 : 20_000
+        var wideText = "{\"x_y\":0"
+        for key in 0..<wideCount { wideText += ",\"\(key)\":\(key)" }
+        wideText += "}"
+        let wide = Data(wideText.utf8)
+        let wideMegabytes = Double(wide.count) / 1_000_000
+        let oursWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try coding.decode([String: Int].self, from: wide).count
+        }
+        let baseWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try foundationDecoder.decode([String: Int].self, from: wide).count
+        }
+        allMet =
+            report(
+                "decode [String: Int] with \(wideCount) keys + x_y", ours: wideMegabytes / (oursWide / 1e9),
+                baseline: wideMegabytes / (baseWide / 1e9), baselineName: "JSONDecoder (snake_case)",
+                unit: .megabytesPerSecond, target: 1
+            ) && allMet
+
     }
-    let baseWide = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try foundationDecoder.decode([String: Int].self, from: wide).count
-    }
-    allMet =
-        report(
-            "decode [String: Int] with \(wideCount) keys + x_y", ours: wideMegabytes / (oursWide / 1e9),
-            baseline: wideMegabytes / (baseWide / 1e9), baselineName: "JSONDecoder (snake_case)",
-            unit: .megabytesPerSecond, target: 1
-        ) && allMet
 
     // JSON ↔ models.
-    let oursFromTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try tree.decode([BenchPerson].self).count
+    if wants("tree") {
+        let oursFromTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try tree.decode([BenchPerson].self).count
+        }
+        let baseFromTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
+        }
+        allMet =
+            report(
+                "json.decode(Person.self)", ours: throughput(oursFromTree), baseline: throughput(baseFromTree),
+                baselineName: "json.data() then JSONDecoder", unit: .megabytesPerSecond, target: 4
+            ) && allMet
+        let oursToTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try (JSON(encoding: people).array ?? []).count
+        }
+        let baseToTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try (JSON(data: foundationEncoder.encode(people)).array ?? []).count
+        }
+        allMet =
+            report(
+                "JSON(encoding: person)", ours: throughput(oursToTree), baseline: throughput(baseToTree),
+                baselineName: "JSONEncoder then JSON(data:)", unit: .megabytesPerSecond, target: 1
+            ) && allMet
+
     }
-    let baseFromTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try foundationDecoder.decode([BenchPerson].self, from: tree.data()).count
-    }
-    allMet =
-        report(
-            "json.decode(Person.self)", ours: throughput(oursFromTree), baseline: throughput(baseFromTree),
-            baselineName: "json.data() then JSONDecoder", unit: .megabytesPerSecond, target: 4
-        ) && allMet
-    let oursToTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try (JSON(encoding: people).array ?? []).count
-    }
-    let baseToTree = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try (JSON(data: foundationEncoder.encode(people)).array ?? []).count
-    }
-    allMet =
-        report(
-            "JSON(encoding: person)", ours: throughput(oursToTree), baseline: throughput(baseToTree),
-            baselineName: "JSONEncoder then JSON(data:)", unit: .megabytesPerSecond, target: 1
-        ) && allMet
 
     // Models → bytes.
-    let oursEncode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
-        sink &+= try coding.encode(people).count
+    if wants("encode") {
+        let oursEncode = try nanosecondsPerIteration(iterations: iterations, rounds: rounds) {
+            sink &+= try coding.encode(people).count
+        }
+        allMet =
+            report(
+                "encode Codable models to bytes", ours: throughput(oursEncode), baseline: throughput(baseWrite),
+                baselineName: "JSONEncoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
+            ) && allMet
+
     }
-    allMet =
-        report(
-            "encode Codable models to bytes", ours: throughput(oursEncode), baseline: throughput(baseWrite),
-            baselineName: "JSONEncoder (snake_case, ISO-8601 dates)", unit: .megabytesPerSecond, target: 3
-        ) && allMet
 
     if sink == 42 { print("") }  // keeps the work observable
     return allMet
