@@ -148,18 +148,21 @@ public struct MultipartForm: Sendable, Hashable {
 
     /// Writes the body to `url`, reading file parts in pieces so memory stays bounded.
     ///
+    /// The body is written to an owner-only partial file beside `url` and moved into place by the rules of
+    /// ``PrivateFiles/moveIntoPlace(_:to:)``: a new file is `0600` whatever the umask, a regular file of yours is
+    /// replaced atomically keeping its mode, a directory or a symbolic link is refused and left as it is.
     /// - Parameter url: The file to create or replace.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or written, or a part is invalid.
     public func write(to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw CRUDError.invalidRequest(reason: "cannot create \(url.path) for the multipart body")
-        }
+        try PrivateFiles.checkDestination(url)
+        let partial = PrivateFiles.partialFile(for: url)
+        defer { try? FileManager.default.removeItem(at: partial) }
         do {
-            try write(into: try FileHandle(forWritingTo: url))
+            try write(into: try PrivateFiles.create(at: partial))
         } catch {
-            try? FileManager.default.removeItem(at: url)
             throw error as? CRUDError ?? CRUDError.invalidRequest(reason: "cannot write the multipart body: \(error)")
         }
+        try PrivateFiles.moveIntoPlace(partial, to: url)
     }
 
     /// Writes the body through `handle`, then closes it.

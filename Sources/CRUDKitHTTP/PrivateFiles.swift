@@ -20,8 +20,8 @@ import Musl
 ///
 /// A download to a destination the caller names is written to a `0600` partial file beside it (same directory,
 /// so the final `rename(2)` cannot cross filesystems) and moved into place by ``moveIntoPlace(_:to:)``: an existing
-/// regular file is replaced atomically once the new file is complete, keeping its permission bits; a new file
-/// stays `0600`; a directory, a symbolic link or any other kind of file is refused and left as it is.
+/// regular file is replaced atomically once the new file is complete, keeping its permission bits when it is this
+/// user's own; a new file (or one replacing another user's) stays `0600`; a directory, a symbolic link or any other kind of file is refused and left as it is.
 ///
 /// The AsyncHTTPClient adapter uses the same entry points, so both transports give the same guarantees.
 public enum PrivateFiles {
@@ -159,8 +159,9 @@ public enum PrivateFiles {
     }
 
     /// Moves the complete `file` to `destination` with `rename(2)`: a regular file there is replaced atomically
-    /// (the new file takes its permission bits), a missing one is created (mode `0600`); a directory, a symbolic
-    /// link or another kind of file is refused and left untouched. `file` must be in `destination`'s directory
+    /// (the new file takes its permission bits when the file is this user's own; another user's leaves it `0600`),
+    /// a missing one is created (mode `0600`); a directory, a symbolic link or another kind of file is refused and
+    /// left untouched; `file` itself must be a regular file of this user, not a link. `file` must be in `destination`'s directory
     /// (see ``partialFile(for:)``); on failure it stays where it is.
     ///
     /// `rename(2)` never follows a link, so even a link planted after the check is replaced, not written through.
@@ -169,11 +170,21 @@ public enum PrivateFiles {
     ///   - destination: Where it goes.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` saying why it cannot go there.
     public static func moveIntoPlace(_ file: URL, to destination: URL) throws {
+        // The mode is set on the complete file itself, opened without following a link someone swapped in for it.
+        let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw failure("cannot open the complete download \(file.path)", errno) }
+        defer { close(fd) }
+        var own = stat()
+        guard fstat(fd, &own) == 0, own.st_mode & S_IFMT == S_IFREG, own.st_uid == geteuid() else {
+            throw CRUDError.invalidRequest(
+                reason: "\(file.path) is no longer a regular file of this user: CRUDKit does not move it into place")
+        }
         var info = stat()
         if lstat(destination.path, &info) == 0 {
             if let refusal = refusal(of: destination, mode: info.st_mode) { throw refusal }
-            // Keep the permission bits the user chose for the file being replaced.
-            _ = chmod(file.path, info.st_mode & 0o777)
+            // Keep the permission bits the user chose for their own file being replaced; another user's file (planted
+            // where others can write) does not choose who may read the body: the new file stays `0600`.
+            if info.st_uid == geteuid() { _ = fchmod(fd, info.st_mode & 0o777) }
         } else if errno != ENOENT {
             throw failure("cannot inspect the download destination \(destination.path)", errno)
         }

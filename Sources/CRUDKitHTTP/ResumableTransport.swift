@@ -25,7 +25,8 @@ public protocol ResumableTransport: Transport {
     ///   - file: The file to write into; created when missing.
     ///   - offset: The bytes already in `file` that a `206` continues.
     ///   - observer: Told the bytes sent and received.
-    ///   - head: Told the 2xx response head (without body) before any byte is written.
+    ///   - head: Told every 2xx response head (without body) before any byte is written, even a `206` the
+    ///     transport then refuses.
     /// - Returns: The response; its body is empty when it went to `file`.
     /// - Throws: ``CRUDError``; a `206` that does not start where asked is a ``CRUDError/transport(underlying:)``.
     func receive(

@@ -48,7 +48,7 @@ struct TransferStateMachine<Continuation, Task> {
         /// The transfer ended before its task was created: unregister and cancel the task, resume nothing.
         case cancelTask(Task)
         /// Open the file at `url`, truncated to and positioned at `offset`, then report ``fileOpened()`` or
-        /// ``fileFailed(_:)``; after a successful open the 2xx head is announced to the `onFileResponse` hook.
+        /// ``fileFailed(_:)`` (the glue announced the 2xx head to the `onFileResponse` hook before this).
         case openFile(URL, offset: Int64)
         /// Write `data` to the open file, then report `progress` (download).
         case write(Data, progress: TransferProgress)

@@ -238,6 +238,11 @@ final class URLSessionTransfer: Sendable {
         }
         if let cookies, let url = http.url { cookies.store(from: http, for: url) }
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+        if let onFileResponse, (200..<300).contains(http.statusCode) {
+            // Announced before this transfer decides where the bytes go (or refuses a 206 that does not continue
+            // at the kept bytes), so the hook's rule applies to every 2xx head: another validator starts over.
+            onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
+        }
         var opening: (url: URL, offset: Int64)?
         var proceeds = false
         handle { machine in
@@ -265,9 +270,6 @@ final class URLSessionTransfer: Sendable {
                 handle = nil
             }
             return false
-        }
-        if let onFileResponse {
-            onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
         }
         return true
     }

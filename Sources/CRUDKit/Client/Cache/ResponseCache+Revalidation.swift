@@ -37,7 +37,12 @@ extension ResponseCache {
         if response.status == 304, let stored {
             if Self.confirms(response, stored) {
                 let served = Self.refreshed(stored.response, with: response)
-                store(served, for: request, key: key, since: generation)
+                // The 304's headers may now forbid storing (`no-store`, `Vary: *`): served once, then forgotten.
+                if Self.isStorable(served, for: request) {
+                    store(served, for: request, key: key, since: generation)
+                } else {
+                    storage.withLock { $0.remove(key) }
+                }
                 return served
             }
             // A 304 naming another representation (RFC 9111 §4.3.4) does not select the stored one: forget it and

@@ -100,9 +100,13 @@ public struct RetryPolicy: Sendable {
     /// Up to 3 attempts, 250 ms then 500 ms (half of it random), within 60 seconds.
     public static let standard = RetryPolicy()
 
-    /// Whether `request` may be sent twice: an idempotent method, or an `Idempotency-Key` header.
+    /// Whether `request` may be sent twice: an idempotent method, or an `Idempotency-Key` header with a value (a
+    /// blank one lets no server recognise the second copy).
     package static func isRepeatable(_ request: HTTPRequest) -> Bool {
-        request.method.isIdempotent || request.headers.contains("Idempotency-Key")
+        request.method.isIdempotent
+            || request.headers.values(for: "Idempotency-Key").contains {
+                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
     }
 
     /// The back-off wait after the failure of attempt `attempt` (from 1), before jitter, capped at ``maxDelay``.
