@@ -21,7 +21,7 @@ import Testing
             return .status(304, headers: headers)
         }
         let cache = ResponseCache()
-        let api = API(baseURL: testBase, transport: transport).with { $0.cache = cache }
+        let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(CacheMiddleware(cache)) }
         _ = try await api.get("people/1")
         #expect(cache.count == 1)
 

@@ -42,7 +42,7 @@ extension NetworkTests {
         static func pausedRead(_ server: LoopbackServer, range: String? = nil) async throws -> HTTPResponse {
             let api = API(baseURL: server.baseURL, transport: URLSessionTransport())
             let (reached, signal) = AsyncStream.makeStream(of: Void.self)
-            var request = Request<HTTPResponse>(.get, "file")
+            var request = Request(.get, "file", decoder: .response)
             if let range { request.headers["Range"] = range }
             request.observer = TransferObserver(download: { if $0.completedBytes > 0 { signal.yield() } })
             let handle = api.handle(for: request)
