@@ -112,12 +112,14 @@ func checkResponse(_ response: HTTPResponse) async {
             headers: ["Authorization": "Bearer bearer-s3cret", "Cookie": "id=cookie-s3cret"],
             query: ["token": "query-s3cret"],
             transport: FixedTransport(response: response),
-            retryPolicy: RetryPolicy(maxAttempts: 2, maxTotalTime: nil),
-            logHandler: { event in events.withLock { $0.append(event) } },
             redaction: Redaction(queryParameters: ["token"]),
             clock: InstantClock()
         )
-    ).with { $0.middleware.insert(rejectErrorBodies, after: .validation) }
+    ).with {
+        $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 2, maxTotalTime: nil)))
+        $0.middleware.insert(LoggingMiddleware { event in events.withLock { $0.append(event) } })
+        $0.middleware.insert(rejectErrorBodies, after: .validation)
+    }
 
     await expectCRUDErrors(response) { _ = try await api.get("people/1", as: Member.self) }
     await expectCRUDErrors(response) { _ = try await api.send(Request<[Member]>(.get, "people", at: "results")) }
