@@ -35,6 +35,8 @@ public actor TokenRefresher {
     /// The refreshers whose refresh the current task runs (a refresh's own requests see their refresher here).
     @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
     private var token: String?
+    /// Counts ``setToken(_:)`` calls: a refresh that started before the latest one does not replace its token.
+    private var tokenGeneration = 0
     private var refreshing: PendingRefresh?
     /// The token whose refresh failed, and the error it failed with (`nil`: not a ``CRUDError``).
     private var failed: (token: String?, error: CRUDError?)?
@@ -79,9 +81,13 @@ public actor TokenRefresher {
     /// The token sent now.
     public var currentToken: String? { token }
 
-    /// Replaces the token (after signing in again, say) and allows refreshing again.
+    /// Replaces the token (after signing in again, say, or `nil` after signing out) and allows refreshing again.
+    ///
+    /// A refresh running meanwhile no longer changes the token: what it returns is dropped, and the requests waiting
+    /// for it are sent once more with this token.
     public func setToken(_ token: String?) {
         self.token = token
+        tokenGeneration &+= 1
         failed = nil
     }
 
@@ -139,7 +145,7 @@ public actor TokenRefresher {
             pending = startRefresh()
         }
         switch await Self.wait(for: pending, context: context) {
-        case .outcome(.token): return .retryNow
+        case .outcome(.token), .outcome(.superseded): return .retryNow
         case .outcome(.failed(let failure as CRUDError)): return .fail(failure)
         case .outcome(.failed): return .doNotRetry
         case .outcome(.timedOut(let seconds)): return .fail(.timedOut(.tokenRefresh(seconds)))
@@ -152,6 +158,7 @@ public actor TokenRefresher {
         let expired = token
         let refresh = self.refresh
         let limit = refreshTimeout
+        let generation = tokenGeneration
         refreshCount += 1
         let pending = PendingRefresh()
         // The refresh's own requests know they are: they see this refresher in `refreshesInProgress`.
@@ -163,7 +170,7 @@ public actor TokenRefresher {
             } catch {
                 outcome = .failed(error)
             }
-            self.finish(pending, with: outcome, expired: expired)
+            self.finish(pending, with: outcome, expired: expired, generation: generation)
         }
         var watchdog: Task<Void, Never>?
         if let nanoseconds = Self.nanoseconds(limit) {
@@ -172,7 +179,7 @@ public actor TokenRefresher {
                 if Task.isCancelled { return }
                 // The refresh hears of its cancellation before anyone waiting hears of the timeout.
                 work.cancel()
-                self.finish(pending, with: .timedOut(limit), expired: expired)
+                self.finish(pending, with: .timedOut(limit), expired: expired, generation: generation)
             }
         }
         pending.watch(watchdog)
@@ -181,17 +188,22 @@ public actor TokenRefresher {
     }
 
     /// Records the first outcome of `pending` (a later one, such as a result after a timeout, is ignored), then
-    /// wakes the requests waiting for it.
-    private func finish(_ pending: PendingRefresh, with outcome: PendingRefresh.Outcome, expired: String?) {
+    /// wakes the requests waiting for it. The token and the failure are recorded only while the token is still the
+    /// one the refresh started from (`generation`): a ``setToken(_:)`` since then wins.
+    private func finish(
+        _ pending: PendingRefresh, with outcome: PendingRefresh.Outcome, expired: String?, generation: Int
+    ) {
         guard !pending.isFinished else { return }
         if refreshing === pending { refreshing = nil }
+        // Superseded: the waiters are sent once more with the token set meanwhile.
+        let outcome = generation == tokenGeneration ? outcome : .superseded
         switch outcome {
         case .token(let newToken):
             token = newToken
             failed = nil
         case .failed(let error):
             failed = (expired, error as? CRUDError)
-        case .timedOut:
+        case .timedOut, .superseded:
             break  // Not a failure of the session: the next request that needs a token refreshes again.
         }
         pending.finish(outcome)
@@ -266,6 +278,8 @@ private final class PendingRefresh: @unchecked Sendable {
         case failed(any Error)
         /// It ran past the refresh timeout of this many seconds and was abandoned.
         case timedOut(TimeInterval)
+        /// ``TokenRefresher/setToken(_:)`` replaced the token while it ran; what it returned was dropped.
+        case superseded
     }
 
     private struct State {
