@@ -159,8 +159,8 @@ private final class HeldRefresh: Sendable {
         #expect(await auth.refreshCount == 1)
     }
 
-    /// Fifty requests that all get 401 from a refresh that hands back the same expired token: one refresh, each
-    /// request sent twice, every one failing with the 401 (no loop).
+    /// Fifty requests that all get 401, and a refresh that hands back the same expired token: one refresh (before
+    /// the fix, requests whose 401 came after it started another each), every request failing with the 401.
     @Test func fiftyRequestsWithARefreshReturningTheSameTokenRefreshOnceAndStop() async throws {
         let auth = TokenRefresher(token: "stale") { expired in expired ?? "stale" }
         let gate = Gate(count: 50)
@@ -181,6 +181,58 @@ private final class HeldRefresh: Sendable {
         }
         #expect(errors.map { $0?.status } == Array(repeating: 401, count: 50))
         #expect(await auth.refreshCount == 1)
-        #expect(transport.recorder.count == 100)
+        // The expired token back is a failed refresh: nobody is sent again with it.
+        #expect(transport.recorder.count == 50)
+        // Nor does a later request with that token refresh again (before the fix, each did: one refresh each).
+        #expect((await crudError { try await api.get("later") })?.status == 401)
+        #expect(await auth.refreshCount == 1)
+    }
+
+    // MARK: - Issue 32: cancellation belongs to one observer
+
+    /// Starts a task awaiting `future` and waits until its await is registered.
+    private static func awaiting(_ future: Future<Int>) async -> Task<Result<Int, any Error>, Never> {
+        let before = future.interestForTesting
+        let task = Task { await future.result }
+        while future.interestForTesting == before { await Task.yield() }
+        return task
+    }
+
+    /// Cancelling `all`, `zip` and `race` withdraws only their own interest: an input another task awaits keeps
+    /// going and delivers its value; an input nobody else observes is cancelled.
+    @Test func cancellingACombinatorSparesAnInputAnotherTaskAwaits() async {
+        let (shared, alone) = (Promise<Int>(), Promise<Int>())
+        let waiter = await Self.awaiting(shared.future)
+        Future.all([shared.future, alone.future]).cancel()
+        shared.future.zip(alone.future).cancel()
+        Future.race([shared.future, alone.future]).cancel()
+        #expect(!shared.isCancelled)
+        #expect(alone.isCancelled)
+        shared.succeed(7)
+        #expect(await waiter.value.success == 7)
+    }
+
+    /// Cancelling a chain midway: the cancelled link fails, links after it fail with it, and the upstream that a
+    /// callback still observes keeps going; a flatMap's inner future another task awaits survives the flatMap's
+    /// cancellation.
+    @Test func cancellingAChainMidwaySparesWhatOthersObserve() async {
+        let source = Promise<Int>()
+        let delivered = Recorder<Int>()
+        source.future.onCompleteInline { delivered.record((try? $0.get()) ?? -1) }
+        let middle = source.future.map { $0 + 1 }
+        let end = middle.map { $0 * 2 }
+        middle.cancel()
+        #expect(isCancelled(await end.result.failure))
+        #expect(!source.isCancelled)
+        source.succeed(1)
+        #expect(delivered.elements == [1])
+
+        let inner = Promise<Int>()
+        let innerWaiter = await Self.awaiting(inner.future)
+        let chained = Future(value: 0).flatMap { _ in inner.future }
+        chained.cancel()
+        #expect(!inner.isCancelled)
+        inner.succeed(3)
+        #expect(await innerWaiter.value.success == 3)
     }
 }

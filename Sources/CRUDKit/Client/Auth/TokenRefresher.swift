@@ -7,7 +7,8 @@ import Foundation
 /// request is retried with a new token at most once, and when the refresh fails, every request waiting on it fails,
 /// with the refresh's error if it threw a ``CRUDError`` and with the original 401 otherwise. After a failed refresh
 /// no new refresh starts for the same token (so a dead session is not refreshed in a loop): later requests that
-/// fail with that token fail the same way, until ``setToken(_:)`` gives a new one.
+/// fail with that token fail the same way, until ``setToken(_:)`` gives a new one. A refresh that returns the very
+/// token that expired counts as failed.
 ///
 /// Waiting never outlasts the caller: a request waiting for a refresh ends at once with ``CRUDError/cancelled``
 /// when its task is cancelled, and with ``CRUDError/Timeout/deadline(_:)`` when its ``HTTPRequest/deadline``
@@ -147,7 +148,7 @@ public actor TokenRefresher {
         switch await Self.wait(for: pending, context: context) {
         case .outcome(.token), .outcome(.superseded): return .retryNow
         case .outcome(.failed(let failure as CRUDError)): return .fail(failure)
-        case .outcome(.failed): return .doNotRetry
+        case .outcome(.failed), .outcome(.unchanged): return .doNotRetry
         case .outcome(.timedOut(let seconds)): return .fail(.timedOut(.tokenRefresh(seconds)))
         case .cancelled: return .fail(.cancelled)
         case .deadline(let seconds): return .fail(.timedOut(.deadline(seconds)))
@@ -196,13 +197,17 @@ public actor TokenRefresher {
         guard !pending.isFinished else { return }
         if refreshing === pending { refreshing = nil }
         // Superseded: the waiters are sent once more with the token set meanwhile.
-        let outcome = generation == tokenGeneration ? outcome : .superseded
+        var outcome = generation == tokenGeneration ? outcome : .superseded
+        // The expired token back again: the session cannot be refreshed, as when the refresh fails.
+        if case .token(let newToken) = outcome, newToken == expired { outcome = .unchanged }
         switch outcome {
         case .token(let newToken):
             token = newToken
             failed = nil
         case .failed(let error):
             failed = (expired, error as? CRUDError)
+        case .unchanged:
+            failed = (expired, nil)
         case .timedOut, .superseded:
             break  // Not a failure of the session: the next request that needs a token refreshes again.
         }
@@ -278,6 +283,8 @@ private final class PendingRefresh: @unchecked Sendable {
         case failed(any Error)
         /// It ran past the refresh timeout of this many seconds and was abandoned.
         case timedOut(TimeInterval)
+        /// It returned the expired token it was given: a failed refresh, ending in the original status.
+        case unchanged
         /// ``TokenRefresher/setToken(_:)`` replaced the token while it ran; what it returned was dropped.
         case superseded
     }
