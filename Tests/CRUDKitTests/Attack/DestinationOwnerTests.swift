@@ -13,12 +13,6 @@ import Musl
 /// A download destination another local user planted first (in a directory both can write): its permission bits
 /// are that user's choice, not ours, and must not open the downloaded body to everyone.
 @Suite struct DestinationOwnerTests {
-    private static func mode(of url: URL) -> Int? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
-        return Int(info.st_mode & 0o7777)
-    }
-
     @Test func aPlantedWorldReadableDestinationOfAnotherUserDoesNotWidenTheDownload() throws {
         // Only root can make a file another user owns; the tests run as root (see PrivateFilesTests).
         guard geteuid() == 0 else { return }
@@ -41,7 +35,7 @@ import Musl
 
         #expect(try Data(contentsOf: destination) == Data("secret account data".utf8))
         // Before the fix: 0o666, the other user's mode, so every local user could read (and rewrite) the body.
-        #expect(Self.mode(of: destination) == 0o600)
+        #expect(TestFiles.mode(of: destination) == 0o600)
     }
 
     @Test func aDestinationOfOurOwnKeepsItsMode() throws {
@@ -60,7 +54,7 @@ import Musl
         try PrivateFiles.moveIntoPlace(partial, to: destination)
 
         #expect(try Data(contentsOf: destination) == Data("new".utf8))
-        #expect(Self.mode(of: destination) == 0o640)
+        #expect(TestFiles.mode(of: destination) == 0o640)
     }
 
     @Test func aPartialFileSwappedForALinkIsNotFollowedWhenItsModeIsSet() throws {
@@ -81,7 +75,7 @@ import Musl
 
         #expect(throws: CRUDError.self) { try PrivateFiles.moveIntoPlace(partial, to: destination) }
         // Before the fix: chmod followed the link and made the key 0644, then the link replaced the destination.
-        #expect(Self.mode(of: key) == 0o600)
+        #expect(TestFiles.mode(of: key) == 0o600)
         #expect(try Data(contentsOf: destination) == Data("old".utf8))
     }
 }

@@ -12,21 +12,6 @@ import Musl
 
 /// The files CRUDKit creates for itself: owner-only, exclusive, never through a link, in a private directory.
 @Suite struct PrivateFilesTests {
-    /// A fresh directory for one test, removed afterwards.
-    private static func withDirectory(_ body: (URL) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("crudkit-private-files-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try body(directory)
-    }
-
-    private static func mode(of url: URL) -> Int? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
-        return Int(info.st_mode & 0o7777)
-    }
-
     private static func isLink(_ url: URL) -> Bool {
         var info = stat()
         return lstat(url.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
@@ -41,7 +26,7 @@ import Musl
 
     @Test func privateDirectoryIsOwnerOnlyAndPerProcess() throws {
         let directory = try PrivateFiles.directory()
-        #expect(Self.mode(of: directory) == 0o700)
+        #expect(TestFiles.mode(of: directory) == 0o700)
         #expect(directory.lastPathComponent.hasPrefix("crudkit-\(getpid())-"))
         var info = stat()
         #expect(lstat(directory.path, &info) == 0 && info.st_uid == geteuid())
@@ -49,7 +34,7 @@ import Musl
     }
 
     @Test func privateDirectorySkipsNamesSomeoneTookFirst() throws {
-        try Self.withDirectory { parent in
+        try TestFiles.withDirectory("crudkit-private-files-test") { parent in
             // Another user's directory (open to all), a link to a directory, and a file at the first three names.
             let open = parent.appendingPathComponent("taken-dir")
             try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false)
@@ -63,9 +48,9 @@ import Musl
             let made = try PrivateFiles.makeDirectory(
                 in: parent, names: ["taken-dir", "taken-link", "taken-file", "fresh"])
             #expect(made.lastPathComponent == "fresh")
-            #expect(Self.mode(of: made) == 0o700)
-            #expect(Self.mode(of: open) == 0o777)
-            #expect(Self.mode(of: elsewhere) == 0o755)
+            #expect(TestFiles.mode(of: made) == 0o700)
+            #expect(TestFiles.mode(of: open) == 0o777)
+            #expect(TestFiles.mode(of: elsewhere) == 0o755)
             #expect(Self.isLink(parent.appendingPathComponent("taken-link")))
             #expect(throws: CRUDError.self) { try PrivateFiles.makeDirectory(in: parent, names: ["taken-dir"]) }
         }
@@ -73,22 +58,22 @@ import Musl
 
     @Test(arguments: [mode_t(0), mode_t(0o022), mode_t(0o077), mode_t(0o277)])
     func modesHoldWhateverTheUmask(mask: mode_t) throws {
-        try Self.withDirectory { parent in
+        try TestFiles.withDirectory("crudkit-private-files-test") { parent in
             try Self.withUmask(mask) {
                 let made = try PrivateFiles.makeDirectory(in: parent, names: ["private"])
-                #expect(Self.mode(of: made) == 0o700)
+                #expect(TestFiles.mode(of: made) == 0o700)
                 let file = made.appendingPathComponent("file")
                 try PrivateFiles.create(at: file).close()
-                #expect(Self.mode(of: file) == 0o600)
+                #expect(TestFiles.mode(of: file) == 0o600)
                 let opened = made.appendingPathComponent("opened")
                 try PrivateFiles.openForWriting(opened).close()
-                #expect(Self.mode(of: opened) == 0o600)
+                #expect(TestFiles.mode(of: opened) == 0o600)
             }
         }
     }
 
     @Test func createRefusesAnExistingNameOrALink() throws {
-        try Self.withDirectory { directory in
+        try TestFiles.withDirectory("crudkit-private-files-test") { directory in
             let target = directory.appendingPathComponent("precious")
             try Data("precious".utf8).write(to: target)
             let link = directory.appendingPathComponent("link")
@@ -105,7 +90,7 @@ import Musl
     }
 
     @Test func openForWritingRefusesLinksFifosDirectoriesAndOpensOwnFiles() throws {
-        try Self.withDirectory { directory in
+        try TestFiles.withDirectory("crudkit-private-files-test") { directory in
             let target = directory.appendingPathComponent("precious")
             try Data("precious".utf8).write(to: target)
             let link = directory.appendingPathComponent("link")
@@ -130,7 +115,7 @@ import Musl
     }
 
     @Test func moveIntoPlaceReplacesAFileKeepingItsModeAndRefusesDirectoriesAndLinks() throws {
-        try Self.withDirectory { directory in
+        try TestFiles.withDirectory("crudkit-private-files-test") { directory in
             func partial(_ text: String, for destination: URL) throws -> URL {
                 let url = PrivateFiles.partialFile(for: destination)
                 let handle = try PrivateFiles.create(at: url)
@@ -141,14 +126,14 @@ import Musl
             let fresh = directory.appendingPathComponent("fresh")
             try PrivateFiles.moveIntoPlace(try partial("new", for: fresh), to: fresh)
             #expect(try Data(contentsOf: fresh) == Data("new".utf8))
-            #expect(Self.mode(of: fresh) == 0o600)
+            #expect(TestFiles.mode(of: fresh) == 0o600)
 
             let existing = directory.appendingPathComponent("existing")
             try Data("old".utf8).write(to: existing)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: existing.path)
             try PrivateFiles.moveIntoPlace(try partial("new", for: existing), to: existing)
             #expect(try Data(contentsOf: existing) == Data("new".utf8))
-            #expect(Self.mode(of: existing) == 0o644)
+            #expect(TestFiles.mode(of: existing) == 0o644)
 
             let folder = directory.appendingPathComponent("folder")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -201,7 +186,7 @@ import Musl
                     guard case .file(let url) = body else { throw Thrown() }
                     seen = url
                     #expect(url.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)
-                    #expect(Self.mode(of: url) == 0o600)
+                    #expect(TestFiles.mode(of: url) == 0o600)
                     if throwing { throw Thrown() }
                 }
             } catch is Thrown {
