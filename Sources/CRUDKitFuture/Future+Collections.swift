@@ -35,13 +35,6 @@ extension Future {
         return derived
     }
 
-    /// The same as ``all(_:)``: a future of every value, in input order.
-    /// - Parameter futures: The futures to wait for.
-    /// - Returns: A future of their values, in input order.
-    public static func sequence(_ futures: [Future<Value>]) -> Future<[Value]> {
-        all(futures)
-    }
-
     /// A future that completes as the first of `futures` to complete does, with its value or its error.
     ///
     /// The others keep running. An empty array fails with ``CRUDError/invalidRequest(reason:)``. Cancelling the
@@ -62,12 +55,5 @@ extension Future {
         }
         derived.addCancelHandler { futures.forEach { $0.withdrawInterest() } }
         return derived
-    }
-
-    /// The same as ``firstCompleted(of:)``: a future with the first outcome among `futures`.
-    /// - Parameter futures: The competing futures.
-    /// - Returns: A future with the first outcome.
-    public static func race(_ futures: [Future<Value>]) -> Future<Value> {
-        firstCompleted(of: futures)
     }
 }

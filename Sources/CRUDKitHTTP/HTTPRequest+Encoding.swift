@@ -15,7 +15,7 @@ extension HTTPRequest {
     ///   - body: The encoded JSON document.
     ///   - headers: More header fields.
     /// - Returns: The request.
-    public static func json(_ method: HTTPMethod, url: URL, body: Data, headers: HTTPHeaders = [:]) -> HTTPRequest {
+    package static func json(_ method: HTTPMethod, url: URL, body: Data, headers: HTTPHeaders = [:]) -> HTTPRequest {
         var request = HTTPRequest(method: method, url: url, headers: headers)
         request.setJSONBody(body)
         return request
@@ -25,7 +25,7 @@ extension HTTPRequest {
     /// `Accept` is set.
     ///
     /// - Parameter json: The encoded JSON document.
-    public mutating func setJSONBody(_ json: Data) {
+    package mutating func setJSONBody(_ json: Data) {
         body = .data(json)
         headers["Content-Type"] = "application/json"
         if !headers.contains("Accept") { headers["Accept"] = "application/json" }
@@ -48,7 +48,7 @@ extension HTTPRequest {
     /// - Parameter form: The form.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part name, file name or
     ///   content type is invalid.
-    public mutating func setMultipartBody(_ form: MultipartForm) throws {
+    package mutating func setMultipartBody(_ form: MultipartForm) throws {
         body = .data(try form.encodedData())
         headers["Content-Type"] = form.contentType
     }

@@ -34,7 +34,7 @@ public enum PrivateFiles {
     /// with another name is made. At exit, the directory is removed when it is empty.
     /// - Returns: The directory.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when no private directory can be made.
-    public static func directory() throws -> URL {
+    package static func directory() throws -> URL {
         try made.withLock { made in
             if let url = made, (try? checkPrivateDirectory(url)) != nil { return url }
             let first = made == nil
@@ -51,7 +51,7 @@ public enum PrivateFiles {
     /// - Parameter prefix: The start of the file's name (`handle`, `download`, …).
     /// - Returns: `<directory>/<prefix>-<UUID>`.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the private directory cannot be made.
-    public static func newName(_ prefix: String) throws -> URL {
+    package static func newName(_ prefix: String) throws -> URL {
         try directory().appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     }
 

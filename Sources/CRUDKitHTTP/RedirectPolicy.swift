@@ -14,7 +14,8 @@ import Foundation
 /// - 307 and 308 are followed with the same method and the same body.
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
-///   (``credentialHeaders``), every header whose name names a secret by `Redaction.defaultSecretNames`
+///   (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `Api-Key`, `X-Auth-Token`, `X-Access-Token`,
+///   `X-CSRF-Token`, `X-XSRF-Token`), every header whose name names a secret by `Redaction.defaultSecretNames`
 ///   (`X-Tenant-Secret`, `X-Custom-Auth`, `X-Session-Id`), and those the request names in
 ///   ``HTTPRequest/sensitiveHeaderNames`` (the headers the API's ``Redaction`` hides and a `TokenRefresher`'s
 ///   header).
@@ -25,7 +26,7 @@ import Foundation
 public enum RedirectPolicy {
     /// The headers never sent to another origin, whatever the request says: the standard credential headers and
     /// the common API-key and token headers.
-    public static let credentialHeaders = [
+    package static let credentialHeaders = [
         "Authorization", "Cookie", "Proxy-Authorization", "X-API-Key", "Api-Key", "X-Auth-Token", "X-Access-Token",
         "X-CSRF-Token", "X-XSRF-Token",
     ]

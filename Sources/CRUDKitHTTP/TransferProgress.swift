@@ -61,7 +61,7 @@ public struct TransferObserver: Sendable {
 }
 
 /// Decides which progress reports reach a ``TransferObserver`` closure: the first, then at most one per 1% of the
-/// total (per ``unknownTotalStep`` bytes without a total) and per ``minimumInterval``, and always the final one;
+/// total (per 64 KB without a total) and per 50 ms, and always the final one;
 /// never a smaller or repeated `completedBytes`.
 ///
 /// Public so that transports written outside CRUDKit report progress at the same bounded rate:
@@ -73,9 +73,9 @@ public struct TransferObserver: Sendable {
 /// ```
 public struct ProgressThrottle: Sendable {
     /// The shortest time between two reports that are not the first or the final one, in nanoseconds (50 ms).
-    public static let minimumInterval: UInt64 = 50_000_000
+    package static let minimumInterval: UInt64 = 50_000_000
     /// The smallest step between two reports when the total is unknown.
-    public static let unknownTotalStep: Int64 = 64 * 1024
+    package static let unknownTotalStep: Int64 = 64 * 1024
 
     private var lastBytes: Int64 = -1
     private var lastTime: UInt64 = 0
@@ -84,7 +84,7 @@ public struct ProgressThrottle: Sendable {
     public init() {}
 
     /// The `completedBytes` of the last report let through; -1 before the first.
-    public var lastReported: Int64 { lastBytes }
+    package var lastReported: Int64 { lastBytes }
 
     /// Whether `progress` is reported now (and, if so, remembers it).
     /// - Parameters:
@@ -106,7 +106,7 @@ public struct ProgressThrottle: Sendable {
         return true
     }
 
-    /// Whether a report held back earlier is delivered now, at least ``minimumInterval`` after the last one
+    /// Whether a report held back earlier is delivered now, at least 50 ms after the last one
     /// (whatever its step), so that a transfer that stalls still reports the bytes it has.
     /// - Parameters:
     ///   - progress: The latest progress, held back so far.

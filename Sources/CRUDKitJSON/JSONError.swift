@@ -59,7 +59,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - offset: The byte offset.
     ///   - line: The 1-based line.
     ///   - column: The 1-based column.
-    public init(_ reason: Reason, offset: Int, line: Int, column: Int) {
+    package init(_ reason: Reason, offset: Int, line: Int, column: Int) {
         self.reason = reason
         self.offset = offset
         self.line = line

@@ -20,7 +20,7 @@ import Foundation
 ///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page
 ///   number), ends the walk; its items are not yielded again. A page with an item without id, or with one new id,
 ///   counts as new.
-/// - **Page cap:** at most ``PageSequence/maxPages`` pages (``PageSequence/defaultMaxPages``, 1,000, unless set
+/// - **Page cap:** at most ``PageSequence/maxPages`` pages (1,000, unless set
 ///   with ``PageSequence/limited(toPages:)``) are fetched; a walk that would fetch one more fails with
 ///   ``CRUDError/invalidRequest(reason:)`` naming the cap and how to raise it.
 ///
@@ -35,14 +35,14 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
     public typealias Element = Model
 
     /// Where the pages are read from.
-    public let scope: ResourceScope<Model>
+    package let scope: ResourceScope<Model>
     /// The first page's request.
-    public let first: PageRequest
+    package let first: PageRequest
     /// The most pages a walk fetches; one more fails with ``CRUDError/invalidRequest(reason:)``.
     public private(set) var maxPages: Int = PageSequence.defaultMaxPages
 
     /// The page cap of a walk unless set with ``limited(toPages:)``: 1,000 pages.
-    public static var defaultMaxPages: Int { 1_000 }
+    package static var defaultMaxPages: Int { 1_000 }
 
     /// The same walk with another page cap.
     ///
@@ -61,7 +61,7 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - scope: Where the pages are read from.
     ///   - first: The first page's request.
-    public init(scope: ResourceScope<Model>, first: PageRequest) {
+    package init(scope: ResourceScope<Model>, first: PageRequest) {
         self.scope = scope
         self.first = first
     }

@@ -20,7 +20,7 @@ import Foundation
 /// ```
 public struct Pagination: Sendable, Hashable {
     /// The kinds of pagination.
-    public enum Style: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
         /// Envelope or `Link` header, whichever the answer has; a plain array is one page.
         case automatic
         /// A plain array: everything in one answer.
@@ -42,24 +42,24 @@ public struct Pagination: Sendable, Hashable {
     }
 
     /// The kind of pagination.
-    public var style: Style
+    package var style: Style
     /// The response headers that may hold the total number of items, when the body does not say; the first one
     /// present wins (`["X-Total-Count", "Total"]` for ``rails``).
     public var totalHeaders: [String]
     /// The response header holding the page size the server used (api-pagination's `Per-Page`), if any: a
-    /// ``Style/pageNumber(parameter:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
+    /// ``pageNumber(_:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
     /// recognises the last page by it.
     public var pageSizeHeader: String?
     /// The key path of the total number of items in the body (`"metadata.total"` for Vapor), read before the
     /// headers, whatever the style.
     public var totalKeyPath: String?
     /// The key path of the page size the server used in the body (`"metadata.per"` for Vapor): a
-    /// ``Style/pageNumber(parameter:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
+    /// ``pageNumber(_:firstPage:sizeParameter:pageSize:)`` walk without a `pageSize` of its own
     /// recognises the last page by it (before ``pageSizeHeader``).
     public var pageSizeKeyPath: String?
 
     /// The first of ``totalHeaders``; setting it replaces them all (`nil` reads no header).
-    public var totalHeader: String? {
+    package var totalHeader: String? {
         get { totalHeaders.first }
         set { totalHeaders = newValue.map { [$0] } ?? [] }
     }
@@ -68,7 +68,7 @@ public struct Pagination: Sendable, Hashable {
     /// - Parameters:
     ///   - style: The kind.
     ///   - totalHeader: The header holding the total (`X-Total-Count` by default).
-    public init(_ style: Style, totalHeader: String? = "X-Total-Count") {
+    package init(_ style: Style, totalHeader: String? = "X-Total-Count") {
         self.init(style, totalHeaders: totalHeader.map { [$0] } ?? [])
     }
 
@@ -80,7 +80,7 @@ public struct Pagination: Sendable, Hashable {
     ///   - pageSizeHeader: The header holding the server's page size, if any.
     ///   - totalKeyPath: The key path of the total in the body, if any.
     ///   - pageSizeKeyPath: The key path of the server's page size in the body, if any.
-    public init(
+    package init(
         _ style: Style, totalHeaders: [String], pageSizeHeader: String? = nil, totalKeyPath: String? = nil,
         pageSizeKeyPath: String? = nil
     ) {

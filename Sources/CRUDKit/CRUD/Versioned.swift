@@ -11,8 +11,7 @@ import Foundation
 ///
 /// A weak tag (`W/"v7"`, what Rails' `stale?`/`fresh_when` and many proxies send) is never sent in `If-Match`:
 /// RFC 9110 compares `If-Match` strongly, so a conforming server answers 412 to it every time. With a weak tag or
-/// none, the request carries `If-Unmodified-Since` with the `Last-Modified` the server sent, when it sent one
-/// (see ``conditions``).
+/// none, the request carries `If-Unmodified-Since` with the `Last-Modified` the server sent, when it sent one.
 ///
 /// A versioned value remembers where it was read: one read through a scope (`Post.scoped(to: ada).readTagged(id: 7)`,
 /// `Person.using(api)`) is updated and deleted through that scope's API and parent path.
@@ -66,7 +65,7 @@ public struct Versioned<Model: CRUDResource>: Sendable {
 
     /// The precondition headers a write of this value carries: `If-Match` with a strong ``etag``; else
     /// `If-Unmodified-Since` with ``lastModified``; else none. A weak tag (`W/"…"`) never goes into `If-Match`.
-    public var conditions: HTTPHeaders {
+    package var conditions: HTTPHeaders {
         if let etag, !etag.isEmpty, !etag.hasPrefix("W/") { return ["If-Match": etag] }
         if let lastModified, !lastModified.isEmpty { return ["If-Unmodified-Since": lastModified] }
         return [:]

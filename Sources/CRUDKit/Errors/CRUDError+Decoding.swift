@@ -11,7 +11,7 @@ extension CRUDError {
     ///   - error: What the mapping threw.
     ///   - body: The response body (its first 200 bytes are kept).
     /// - Returns: The decoding error.
-    public static func decoding(_ error: any Error, body: Data) -> CRUDError {
+    package static func decoding(_ error: any Error, body: Data) -> CRUDError {
         decoding(error, body: body, credentials: .none)
     }
 

@@ -27,7 +27,7 @@ public struct ServerErrorDetails: Sendable, Hashable {
     /// - Parameters:
     ///   - fieldErrors: Messages per field.
     ///   - messages: Messages about the whole request.
-    public init(fieldErrors: [String: [String]] = [:], messages: [String] = []) {
+    package init(fieldErrors: [String: [String]] = [:], messages: [String] = []) {
         self.fieldErrors = fieldErrors
         self.messages = messages
     }
@@ -46,7 +46,7 @@ public struct ServerErrorDetails: Sendable, Hashable {
     /// - Parameters:
     ///   - json: The document.
     ///   - shape: The shape to read; ``ServerErrorShape/automatic`` recognises each.
-    public init(json: JSON, shape: ServerErrorShape = .automatic) {
+    package init(json: JSON, shape: ServerErrorShape = .automatic) {
         self.init()
         var reader = ErrorBodyReader()
         reader.read(json, shape: shape)

@@ -89,7 +89,7 @@ public enum CRUDError: Error, Sendable {
         package var credentials: SentCredentials
 
         /// Creates a decoding failure; `body` is cut to its first 200 bytes.
-        public init(keyPath: String, expected: String, found: String, body: Data) {
+        package init(keyPath: String, expected: String, found: String, body: Data) {
             self.init(keyPath: keyPath, expected: expected, found: found, body: body, credentials: .none)
         }
 
@@ -105,7 +105,7 @@ public enum CRUDError: Error, Sendable {
         }
 
         /// One line naming the key path, the expectation and what was found; a value found under a key that
-        /// names a secret (``Redaction/namesSecret(_:)``) is not shown, nor any secret in the text (the API's
+        /// names a secret (by ``Redaction/secretNames``) is not shown, nor any secret in the text (the API's
         /// ``Redaction`` and the credentials the request sent included).
         public var description: String {
             let place = keyPath.isEmpty ? "the document" : "`\(keyPath)`"

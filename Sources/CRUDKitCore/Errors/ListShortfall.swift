@@ -41,7 +41,7 @@ public struct ListShortfall: Sendable, Hashable, CustomStringConvertible {
     ///   - lastPageCount: The items of the last page.
     ///   - signals: What the last answer said about pages.
     ///   - suggestion: The pagination that would fit.
-    public init(
+    package init(
         resource: String, received: Int, pages: Int, declaredTotal: Int?, pageSize: Int?, lastPageCount: Int,
         signals: [String], suggestion: String
     ) {

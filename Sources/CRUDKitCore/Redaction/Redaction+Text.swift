@@ -11,10 +11,10 @@ extension Redaction {
     /// - each of `values` (at least `minimumHiddenValueLength` (6) characters) wherever it appears: the credentials
     ///   the request sent, which a server may echo;
     /// - the user info secret of a URL (`https://user:secret@…`, `https://secret@…`);
-    /// - the value of a query parameter or form field that ``hidesQueryParameter(_:)`` (`?token=…`,
+    /// - the value of a query parameter or form field that the redaction hides (`?token=…`,
     ///   `password=…&…`);
     /// - the value of a JSON (or Python-style) key that names a secret (`"refresh_token": "…"`, `'password': …`);
-    /// - the rest of a `Name: value` line whose name ``hidesHeader(_:)`` (`Authorization: Bearer …`);
+    /// - the rest of a `Name: value` line whose name the redaction hides (`Authorization: Bearer …`);
     /// - the credential after `Bearer` or `Basic`.
     ///
     /// - Complexity: O(*n*) in the length of `text`, plus one search per value.

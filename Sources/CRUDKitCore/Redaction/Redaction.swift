@@ -67,7 +67,7 @@ public struct Redaction: Sendable, Hashable {
     /// Whether `name` (a header, query parameter, form field or JSON key) names a secret: lower-cased with `-`
     /// and `_` removed, it equals or ends with one of ``secretNames`` (an `Idempotency-Key` or a `public_key`
     /// excepted, unless named in ``secretNames`` itself).
-    public func namesSecret(_ name: String) -> Bool {
+    package func namesSecret(_ name: String) -> Bool {
         let word = Self.normalized(name)
         guard !word.isEmpty else { return false }
         if secretNames.contains(word) { return true }
@@ -76,13 +76,13 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the value of header `name` is hidden: a listed header, or one whose name names a secret.
-    public func hidesHeader(_ name: String) -> Bool {
+    package func hidesHeader(_ name: String) -> Bool {
         headerNames.contains(name.lowercased()) || namesSecret(name)
     }
 
     /// Whether the value of query parameter `name` is hidden: a listed name or one that names a secret, or a list
     /// or nested field written in the bracket style (`token[]`, `token[0]`, `token[inner]`) of such a name.
-    public func hidesQueryParameter(_ name: String) -> Bool {
+    package func hidesQueryParameter(_ name: String) -> Bool {
         var lowered = name.lowercased()
         if let bracket = lowered.firstIndex(of: "[") { lowered = String(lowered[..<bracket]) }
         return queryParameterNames.contains(lowered) || namesSecret(lowered)

@@ -205,7 +205,7 @@ private final class HeldRefresh: Sendable {
         let waiter = await Self.awaiting(shared.future)
         Future.all([shared.future, alone.future]).cancel()
         shared.future.zip(alone.future).cancel()
-        Future.race([shared.future, alone.future]).cancel()
+        Future.firstCompleted(of: [shared.future, alone.future]).cancel()
         #expect(!shared.isCancelled)
         #expect(alone.isCancelled)
         shared.succeed(7)

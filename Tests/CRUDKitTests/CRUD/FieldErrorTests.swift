@@ -113,12 +113,12 @@ import Testing
 @Suite struct ConventionsTests {
     @Test func djangoRESTSetsSlashQueryStylePaginationErrorsAndToken() {
         let api = API(baseURL: testBase, conventions: .djangoREST, token: "abc")
-        #expect(api.conventions.trailingSlash == .always)
-        #expect(api.conventions.queryStyle == .repeatedKeys)
-        #expect(api.conventions.pagination == .djangoREST)
-        #expect(api.conventions.errorShape == .djangoREST)
-        #expect(api.headers["Authorization"] == "Token abc")
+        #expect(api.configuration.conventions.trailingSlash == .always)
+        #expect(api.configuration.conventions.queryStyle == .repeatedKeys)
+        #expect(api.configuration.conventions.pagination == .djangoREST)
+        #expect(api.configuration.conventions.errorShape == .djangoREST)
+        #expect(api.configuration.headers["Authorization"] == "Token abc")
         #expect(APIConventions.rails.authorization(token: "t")["Authorization"] == "Bearer t")
-        #expect(API(baseURL: testBase).conventions == .standard)
+        #expect(API(baseURL: testBase).configuration.conventions == .standard)
     }
 }

@@ -170,7 +170,7 @@ enum PeopleEndpoints {
 
     @Test func anAPIWithoutBaseURLRefusesPathsAndNonHTTPURLs() async {
         let bare = API(baseURL: nil)
-        #expect(bare.transport is URLSessionTransport)
+        #expect(bare.configuration.transport is URLSessionTransport)
         let noBase = await crudError { try await bare.get("people") }
         guard case .invalidRequest(let reason) = noBase else { return #expect(Bool(false)) }
         #expect(reason.contains("base URL"))

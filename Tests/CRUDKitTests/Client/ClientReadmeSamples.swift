@@ -130,7 +130,7 @@ private func readmeLogging(transport: any Transport, lines: Locked<[String]>) as
 
     let request = try api.makeHTTPRequest(
         Request(.delete, "people/12", headers: ["Authorization": "Bearer t"], decoder: .okay))
-    return request.cURLDescription(redacting: api.redaction)
+    return request.cURLDescription(redacting: api.configuration.redaction)
     // curl -X DELETE 'https://api.example.com/v1/people/12' \
     //   -H 'Authorization: REDACTED' \
     //   -H 'Accept: application/json'

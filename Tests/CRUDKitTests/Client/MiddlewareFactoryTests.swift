@@ -132,7 +132,7 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
         let sessionEnded = Locked(false)
         let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 401))
         let policy = RetryPolicy(maxAttempts: 5, initialDelay: .zero) { _, error, _ in
-            guard error.status == 401 else { return .retryNow }
+            guard error.status == 401 else { return .retry(after: .zero) }
             sessionEnded.withLock { $0 = true }
             return .fail(error)
         }
@@ -170,7 +170,8 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
     @Test func decideCannotLoopForever() async {
         let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
         let api = API(
-            baseURL: testBase, transport: transport, retryPolicy: RetryPolicy(maxAttempts: 1) { _, _, _ in .retryNow })
+            baseURL: testBase, transport: transport,
+            retryPolicy: RetryPolicy(maxAttempts: 1) { _, _, _ in .retry(after: .zero) })
         #expect((await crudError { try await api.get("x") })?.status == 500)
         #expect(transport.recorder.count == API.attemptLimit)
     }

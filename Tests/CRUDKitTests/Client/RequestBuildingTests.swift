@@ -143,8 +143,8 @@ import Testing
     @Test func withMakesAChangedCopy() {
         let api = API(baseURL: testBase, headers: ["A": "1"])
         let changed = api.with { $0.headers["B"] = "2" }
-        #expect(api.headers == ["A": "1"])
-        #expect(changed.headers == ["A": "1", "B": "2"])
-        #expect(changed.baseURL == testBase)
+        #expect(api.configuration.headers == ["A": "1"])
+        #expect(changed.configuration.headers == ["A": "1", "B": "2"])
+        #expect(changed.configuration.baseURL == testBase)
     }
 }

@@ -14,7 +14,7 @@ import Testing
         let transport = StubTransport().on(nil, "**", .json(text: "{}"))
         let installed = API(baseURL: testBase, headers: ["Authorization": "Bearer t"], transport: transport)
         API.shared = installed
-        #expect(installed.baseURL == testBase)
+        #expect(installed.configuration.baseURL == testBase)
         // Other suites may install their own default meanwhile: read ours through a task-local scope.
         try await API.withShared(installed) {
             #expect(API.shared === installed)
@@ -61,7 +61,7 @@ import Testing
             if index % 2 == 0 {
                 API.shared = apis[index % apis.count]
             } else {
-                let host = API.shared.baseURL?.host
+                let host = API.shared.configuration.baseURL?.host
                 hosts.withLock { $0.append(host) }
             }
         }

@@ -135,7 +135,7 @@ import FoundationNetworking
         #expect(inputs.allSatisfy { $0.isCancelled })
 
         let runners = (0..<3).map { _ in Promise<Int>() }
-        Future.race(runners.map(\.future)).cancel()
+        Future.firstCompleted(of: runners.map(\.future)).cancel()
         #expect(runners.allSatisfy { $0.isCancelled })
     }
 

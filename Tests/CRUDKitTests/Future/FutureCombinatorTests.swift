@@ -103,7 +103,7 @@ import Testing
         #expect(await leftFails.result.failure as? TestError == TestError(code: 3))
     }
 
-    // MARK: - all / sequence
+    // MARK: - all
 
     @Test func allKeepsInputOrderWhateverTheCompletionOrder() async throws {
         let promises = (0..<5).map { _ in Promise<Int>() }
@@ -111,7 +111,7 @@ import Testing
         for (index, promise) in promises.enumerated().reversed() { promise.succeed(index * 10) }
         #expect(try await all.value == [0, 10, 20, 30, 40])
         #expect(try await Future<Int>.all([]).value == [])
-        #expect(try await Future.sequence([Future(value: 1), Future(value: 2)]).value == [1, 2])
+        #expect(try await Future.all([Future(value: 1), Future(value: 2)]).value == [1, 2])
     }
 
     @Test func allFailsWithTheFirstFailure() async {
@@ -120,7 +120,7 @@ import Testing
         #expect(await all.result.failure as? TestError == TestError(code: 7))
     }
 
-    // MARK: - firstCompleted / race
+    // MARK: - firstCompleted
 
     @Test func firstCompletedTakesTheFirstOutcomeValueOrError() async throws {
         let slow = Promise<Int>()
@@ -131,7 +131,7 @@ import Testing
         #expect(try await first.value == 2)
 
         let failing = Promise<Int>()
-        let raced = Future.race([Promise<Int>().future, failing.future])
+        let raced = Future.firstCompleted(of: [Promise<Int>().future, failing.future])
         failing.fail(TestError(code: 3))
         #expect(await raced.result.failure as? TestError == TestError(code: 3))
     }

@@ -142,7 +142,7 @@ import Testing
         let defaults: [MiddlewareName] = [.retry, .validation, .coalescing]
         #expect([any Middleware].standard.names == defaults)
         #expect(APIConfiguration(baseURL: nil).middleware.names == defaults)
-        #expect(API(baseURL: nil).middleware.names == defaults)
+        #expect(API(baseURL: nil).configuration.middleware.names == defaults)
         // Every standard stage added with insert(_:), in any order, lands at its place in the standard order.
         var all: [any Middleware] = .standard
         all.insert(CacheMiddleware(ResponseCache()))
@@ -304,7 +304,7 @@ import Testing
         #expect(json["id"].int == 1)
         #expect(await refresher.refreshCount == 1)
         #expect(stubs.recorder.requests.map { $0.headers["Authorization"] } == ["Bearer stale", "Bearer fresh"])
-        #expect(api.middleware.names.contains(.tokenRefresh))
+        #expect(api.configuration.middleware.names.contains(.tokenRefresh))
     }
 
     @Test func aRefreshThatDoesNotHelpFailsWithThe401() async throws {

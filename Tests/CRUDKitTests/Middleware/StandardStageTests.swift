@@ -37,11 +37,11 @@ import Testing
             $0.middleware.insert(LoggingMiddleware { _ in second.withLock { $0 += 1 } })
             $0.middleware.insert(RetryMiddleware(policy: Self.twoAttempts))
         }
-        #expect(api.middleware.names == [.retry, .logging, .validation, .coalescing])
+        #expect(api.configuration.middleware.names == [.retry, .logging, .validation, .coalescing])
         _ = try await api.get("people")
         #expect(first.withLock { $0 } == 0)
         #expect(second.withLock { $0 } == 2)  // sent, received: once
-        let retry = try #require(api.middleware.first { $0 is RetryMiddleware } as? RetryMiddleware)
+        let retry = try #require(api.configuration.middleware.first { $0 is RetryMiddleware } as? RetryMiddleware)
         #expect(retry.policy.maxAttempts == 2)
     }
 
@@ -61,7 +61,7 @@ import Testing
     @Test func aCoalescingStageAppendedTwiceStillSharesAndNeverWaitsOnItself() async throws {
         let transport = Self.gate()
         let api = Self.api(transport) { $0.middleware.append(CoalescingMiddleware()) }
-        #expect(api.middleware.names == [.retry, .validation, .coalescing, .coalescing])
+        #expect(api.configuration.middleware.names == [.retry, .validation, .coalescing, .coalescing])
         let callers = (0..<3).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
         await waitUntil { api.coalescer.waitingCallers == 3 }
         await transport.arrivals.wait(until: 1)
@@ -185,7 +185,7 @@ import Testing
         let logged = lines.withLock { $0 }
         #expect(logged.count == 2)
         #expect(!logged.contains { $0.contains("chartreuse") })
-        #expect(api.redaction.hidesQueryParameter("color") == false)
+        #expect(api.configuration.redaction.hidesQueryParameter("color") == false)
     }
 
     @Test func makeHTTPRequestAddsAKeyOnlyWithTheStage() throws {

@@ -101,7 +101,7 @@ import Testing
     @Test func retryingWithoutIdempotencyKeysDuplicatesRecords() async throws {
         let backend = Self.makeBackend()
         let retryEverything: @Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision = {
-            _, _, context in context.attempt < 20 ? .retryNow : .doNotRetry
+            _, _, context in context.attempt < 20 ? .retry(after: .zero) : .doNotRetry
         }
         let ledgers = Ledger.using(Self.makeAPI(backend, keys: false, decide: retryEverything))
 

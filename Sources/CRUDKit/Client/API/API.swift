@@ -8,14 +8,13 @@ import Foundation
 /// shared default (``API/shared``) while
 /// requests run is safe. It is a class rather than a struct because a request pipeline passes it around on every
 /// step and keeps it for the request's lifetime: one reference, never a copy of a dozen fields. Read settings
-/// directly (`api.baseURL`, `api.headers`); change them with ``with(_:)``, which returns a new `API`.
+/// from ``configuration`` (`api.configuration.baseURL`); change them with ``with(_:)``, which returns a new `API`.
 ///
 /// ```swift
 /// let api = API(baseURL: URL(string: "https://api.example.com/v1")!, headers: ["Accept-Language": "en"])
 /// let me: Person = try await api.get("me")
 /// let staging = api.with { $0.baseURL = URL(string: "https://staging.example.com/v1")! }
 /// ```
-@dynamicMemberLookup
 public final class API: Sendable {
     /// Every setting of this API.
     public let configuration: APIConfiguration
@@ -70,11 +69,6 @@ public final class API: Sendable {
                 timeout: timeout,
                 middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)
             ))
-    }
-
-    /// A setting of ``configuration``, read as if it were a property of the API (`api.baseURL`).
-    public subscript<Value>(dynamicMember keyPath: KeyPath<APIConfiguration, Value>) -> Value {
-        configuration[keyPath: keyPath]
     }
 
     /// A new API with the changes `change` makes to a copy of this one's configuration.

@@ -137,7 +137,7 @@ public actor TokenRefresher {
         }
         if alreadyRetried { return .doNotRetry }
         let sent = request.headers[headerName]
-        if let token, headerValue(token) != sent, refreshing == nil { return .retryNow }
+        if let token, headerValue(token) != sent, refreshing == nil { return .retry(after: .zero) }
         let pending: PendingRefresh
         if let refreshing {
             pending = refreshing
@@ -146,7 +146,7 @@ public actor TokenRefresher {
             pending = startRefresh()
         }
         switch await Self.wait(for: pending, context: context) {
-        case .outcome(.token), .outcome(.superseded): return .retryNow
+        case .outcome(.token), .outcome(.superseded): return .retry(after: .zero)
         case .outcome(.failed(let failure as CRUDError)): return .fail(failure)
         case .outcome(.failed), .outcome(.unchanged): return .doNotRetry
         case .outcome(.timedOut(let seconds)): return .fail(.timedOut(.tokenRefresh(seconds)))

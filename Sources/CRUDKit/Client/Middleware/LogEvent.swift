@@ -45,7 +45,7 @@ public struct LogEvent: Sendable, CustomStringConvertible, CustomDebugStringConv
     public let responseBodySize: Int?
 
     /// Creates an event.
-    public init(
+    package init(
         kind: Kind,
         method: HTTPMethod,
         url: String,

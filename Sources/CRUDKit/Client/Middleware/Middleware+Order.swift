@@ -1,6 +1,6 @@
 extension Array where Element == any Middleware {
     /// The position of the first middleware named `name`, if any.
-    public func firstIndex(named name: MiddlewareName) -> Int? {
+    package func firstIndex(named name: MiddlewareName) -> Int? {
         firstIndex { $0.name == name }
     }
 
@@ -30,5 +30,5 @@ extension Array where Element == any Middleware {
     }
 
     /// The names of the middlewares, in order (outermost first).
-    public var names: [MiddlewareName] { map(\.name) }
+    package var names: [MiddlewareName] { map(\.name) }
 }

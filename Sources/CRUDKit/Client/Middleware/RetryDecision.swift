@@ -8,9 +8,6 @@ public enum RetryDecision: Sendable {
     /// Fail now with this error, without asking anyone else.
     case fail(CRUDError)
 
-    /// Send the request again at once.
-    public static let retryNow = RetryDecision.retry(after: .zero)
-
     /// The wait before the next attempt, for a ``retry(after:)`` decision.
     public var delay: Duration? {
         if case .retry(let delay) = self { return delay }
