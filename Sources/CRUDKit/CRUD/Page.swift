@@ -44,9 +44,6 @@ public struct Page<Model: CRUDResource>: Sendable {
         self.scope = scope
         self.signals = signals
     }
-
-    /// Whether there is a page after this one.
-    public var hasNext: Bool { next != nil }
 }
 
 extension Page where Model: Enumeratable {

@@ -29,7 +29,7 @@ extension NetworkTests {
                 #expect(patched.age == nil && patched.favoriteColor == "green")
                 #expect(try await Member.list().count == 2)
                 let page = try await Member.page()
-                #expect(page.total == 6 && page.hasNext)
+                #expect(page.total == 6 && page.next != nil)
                 #expect(try await Member.all().collect().count == 6)
                 let note = try await Note.scoped(to: made).create(Note(title: "Hi"))
                 #expect(try await Note.scoped(to: made).list() == [note])

@@ -32,7 +32,7 @@ import Testing
         let scope = Member.using(Self.api(pagination))
         let page = try await scope.page([parameter: .string(value)])
         #expect(page.items.count == 2)
-        #expect(!page.hasNext)
+        #expect(page.next == nil)
         // The walk ends without trapping, and says it is short of the total the server declared.
         var walked: [Member] = []
         do {
