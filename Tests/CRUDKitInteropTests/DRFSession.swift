@@ -17,8 +17,9 @@ struct DRFSession: Sendable {
         self.wire = wire
         self.tag = "T" + UUID().uuidString.prefix(12).lowercased()
         self.api = API(
-            baseURL: try DRFServer.baseURL(), conventions: .djangoREST, token: token, retryPolicy: retryPolicy,
-            logHandler: wire.handler
+            baseURL: try DRFServer.baseURL(), conventions: .djangoREST, token: token,
+            middleware: .standard.inserting(RetryMiddleware(policy: retryPolicy)).inserting(
+                LoggingMiddleware(wire.handler))
         ).with { $0.timeout = 10 }
     }
 

@@ -32,7 +32,7 @@ public struct APIConventions: Sendable, Hashable {
     public var pagination: Pagination
     /// The error body shape ``API/serverErrors(in:)`` reads.
     public var errorShape: ServerErrorShape
-    /// The scheme of the `Authorization` header made by ``authorization(token:)``: `Bearer`, or `Token` for DRF.
+    /// The scheme of the `Authorization` header an API's `token:` is sent in: `Bearer`, or `Token` for DRF.
     public var authorizationScheme: String
     /// What a `nil` optional property of an `Encodable` model becomes in the body of a `PUT`
     /// (`update()`, ``Updatable/update(from:)->Self``). Default ``JSONCoding/NilEncoding/null`` in every preset; say
@@ -199,44 +199,12 @@ public struct APIConventions: Sendable, Hashable {
     /// The `Authorization` header for `token` in this convention's scheme (`Token abc…` for DRF).
     /// - Parameter token: The token or key.
     /// - Returns: One header.
-    public func authorization(token: String) -> HTTPHeaders {
+    package func authorization(token: String) -> HTTPHeaders {
         ["Authorization": "\(authorizationScheme) \(token)"]
     }
 }
 
 extension API {
-    /// Creates an API for a server that follows `conventions`.
-    ///
-    /// ```swift
-    /// let drf = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
-    /// ```
-    /// - Parameters:
-    ///   - baseURL: The URL paths are relative to.
-    ///   - conventions: The server's conventions (trailing slash, query style, coding, pagination, errors).
-    ///   - token: A token sent as `Authorization: <scheme> <token>` with every request, if given.
-    ///   - headers: Headers sent with every request.
-    ///   - transport: What sends the requests.
-    ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
-    ///   - retryPolicy: When failed requests are sent again.
-    ///   - logHandler: Receives an event per request, response, failure and retry.
-    public convenience init(
-        baseURL: URL?,
-        conventions: APIConventions,
-        token: String? = nil,
-        headers: HTTPHeaders = [:],
-        transport: (any Transport)? = nil,
-        middleware: [any Middleware] = .standard,
-        retryPolicy: RetryPolicy? = nil,
-        logHandler: LogHandler? = nil
-    ) {
-        var merged = headers
-        if let token { merged = merged.merging(conventions.authorization(token: token)) }
-        self.init(
-            configuration: APIConfiguration(
-                baseURL: baseURL, headers: merged, transport: transport, conventions: conventions,
-                middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)))
-    }
-
     /// What the server said in the body of a failed answer, read in this API's
     /// ``APIConventions/errorShape``; `nil` when `error` has no response or its body holds nothing readable.
     /// - Parameter error: A failure of one of this API's requests.

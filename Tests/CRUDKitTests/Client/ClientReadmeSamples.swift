@@ -85,10 +85,12 @@ private enum Backend {
     static let api: API = API(
         baseURL: URL(string: "https://api.example.com/v1")!,
         transport: readmeAuthTransport,
-        retryPolicy: RetryPolicy(maxAttempts: 1) { request, error, context in
-            if error.status == 403 { /* end the session here */ return .fail(error) }
-            return .doNotRetry  // the policy's own rules decide
-        }
+        middleware: .standard.inserting(
+            RetryMiddleware(
+                policy: RetryPolicy(maxAttempts: 1) { request, error, context in
+                    if error.status == 403 { /* end the session here */ return .fail(error) }
+                    return .doNotRetry  // the policy's own rules decide
+                }))
     ).with {
         $0.middleware.insert(auth, after: .retry)  // once per attempt
         $0.middleware.insert(
@@ -107,7 +109,9 @@ private func readmeRetryingAPI(transport: any Transport) -> API {
     API(
         baseURL: URL(string: "https://api.example.com/v1")!,
         transport: transport,
-        retryPolicy: RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(20))
+        middleware: .standard.inserting(
+            RetryMiddleware(
+                policy: RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(20))))
     ).with {
         $0.middleware.insert(IdempotencyKeyMiddleware())  // POSTs carry an Idempotency-Key, so they may be retried too
     }

@@ -163,7 +163,9 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
 
         let replacing = API(
             baseURL: testBase, transport: StubTransport().on(nil, "**", .json(text: "{}", status: 500)),
-            retryPolicy: RetryPolicy(maxAttempts: 1) { _, _, _ in .fail(.invalidRequest(reason: "maintenance")) })
+            middleware: .standard.inserting(
+                RetryMiddleware(
+                    policy: RetryPolicy(maxAttempts: 1) { _, _, _ in .fail(.invalidRequest(reason: "maintenance")) })))
         #expect((await crudError { try await replacing.get("x") })?.caseName == "invalidRequest")
     }
 
@@ -171,7 +173,8 @@ private let errorBodyValidator = ClosureMiddleware.validate { response in
         let transport = StubTransport().on(nil, "**", .json(text: "{}", status: 500))
         let api = API(
             baseURL: testBase, transport: transport,
-            retryPolicy: RetryPolicy(maxAttempts: 1) { _, _, _ in .retry(after: .zero) })
+            middleware: .standard.inserting(
+                RetryMiddleware(policy: RetryPolicy(maxAttempts: 1) { _, _, _ in .retry(after: .zero) })))
         #expect((await crudError { try await api.get("x") })?.status == 500)
         #expect(transport.recorder.count == API.attemptLimit)
     }

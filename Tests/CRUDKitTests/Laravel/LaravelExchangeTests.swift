@@ -98,7 +98,7 @@ extension NetworkTests {
             defer { server.stop() }
             let api = API(
                 baseURL: server.baseURL.appendingPathComponent("api"), conventions: .laravel,
-                transport: URLSessionTransport(), retryPolicy: .standard)
+                transport: URLSessionTransport(), middleware: .standard.inserting(RetryMiddleware(policy: .standard)))
             let people = LaravelPerson.using(api)
 
             let made = try await people.create(LaravelPerson(firstName: "Ada", age: 36))

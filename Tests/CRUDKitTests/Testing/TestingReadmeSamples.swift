@@ -47,7 +47,8 @@ private struct Person: Codable, Sendable, Equatable {
         backend.failNext(2, status: 503)
         let api = API(
             baseURL: URL(string: "https://api.example.com")!, transport: backend,
-            retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0))
+            middleware: .standard.inserting(
+                RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0))))
 
         let people: [Person] = try await api.get("people")
 

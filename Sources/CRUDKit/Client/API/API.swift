@@ -35,39 +35,48 @@ public final class API: Sendable {
             queryStyle: configuration.conventions.queryStyle)
     }
 
-    /// Creates an API.
+    /// Creates an API: the settings most servers need; the others are ``APIConfiguration``'s (`init(configuration:)`
+    /// or ``with(_:)``).
+    ///
+    /// ```swift
+    /// let api = API(baseURL: URL(string: "https://api.example.com/v1")!)
+    /// let drf = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
+    /// let patient = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard)))
+    /// ```
     /// - Parameters:
     ///   - baseURL: The URL paths are relative to; `nil` allows only absolute URLs.
+    ///   - conventions: The server's conventions (trailing slash, query style, coding, pagination, errors).
+    ///   - token: A token sent as `Authorization: <scheme> <token>` (the conventions' scheme) with every request.
     ///   - headers: Headers sent with every request.
     ///   - query: Query parameters sent with every request, in the order written.
     ///   - transport: What sends the requests.
-    ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``).
-    ///   - retryPolicy: When failed requests are sent again: shorthand for inserting
-    ///     `RetryMiddleware(policy: retryPolicy)` into `middleware`; `nil` leaves `middleware` as it is.
+    ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``): the
+    ///     retry policy, logging, a cache and your own stages are set here.
     ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
-    ///   - logHandler: Receives an event per request, response, failure and retry: shorthand for inserting
-    ///     `LoggingMiddleware(logHandler)` into `middleware`; `nil` leaves `middleware` as it is.
     ///   - timeout: How long a request may wait for the next bytes.
     public convenience init(
         baseURL: URL?,
+        conventions: APIConventions = .standard,
+        token: String? = nil,
         headers: HTTPHeaders = [:],
         query: some FormParametersConvertible = FormParameters(),
         transport: (any Transport)? = nil,
         middleware: [any Middleware] = .standard,
-        retryPolicy: RetryPolicy? = nil,
         callbackQueue: DispatchQueue? = nil,
-        logHandler: LogHandler? = nil,
         timeout: TimeInterval = 60
     ) {
+        var merged = headers
+        if let token { merged = merged.merging(conventions.authorization(token: token)) }
         self.init(
             configuration: APIConfiguration(
                 baseURL: baseURL,
-                headers: headers,
+                headers: merged,
                 query: query.formParameters,
                 transport: transport,
                 callbackQueue: callbackQueue,
                 timeout: timeout,
-                middleware: middleware.inserting(retryPolicy: retryPolicy, logHandler: logHandler)
+                conventions: conventions,
+                middleware: middleware
             ))
     }
 

@@ -68,13 +68,17 @@ extension Array where Element == any Middleware {
         insert(stage, at: firstIndex { rankOf($0).map { $0 > rank } ?? false } ?? endIndex)
     }
 
-    /// This list with `retryPolicy` as its ``RetryMiddleware``'s policy and a ``LoggingMiddleware`` sending to
-    /// `logHandler`, each placed by `insert(_:)`; `nil` leaves the list as it is (the shorthand parameters of
-    /// `API.init(baseURL:…)`).
-    package func inserting(retryPolicy: RetryPolicy?, logHandler: LogHandler?) -> Self {
+    /// This list with `stage` placed by `insert(_:)`: a standard stage at its standard position (replacing the
+    /// stage of the same name), anything else at the end.
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard)))
+    /// ```
+    /// - Parameter stage: The stage.
+    /// - Returns: The new list.
+    public func inserting(_ stage: any Middleware) -> Self {
         var list = self
-        if let retryPolicy { list.insert(RetryMiddleware(policy: retryPolicy)) }
-        if let logHandler { list.insert(LoggingMiddleware(logHandler)) }
+        list.insert(stage)
         return list
     }
 }
