@@ -7,7 +7,9 @@ import Foundation
 /// there). Not in the default (`.standard`) list: add it to send keys.
 ///
 /// ```swift
-/// let api = API(baseURL: base, retryPolicy: .standard).with { $0.middleware.insert(IdempotencyKeyMiddleware()) }
+/// let api = API(
+///     baseURL: base,
+///     middleware: .standard.inserting(RetryMiddleware(policy: .standard)).inserting(IdempotencyKeyMiddleware()))
 /// ```
 public struct IdempotencyKeyMiddleware: StandardStage {
     /// Creates the stage.

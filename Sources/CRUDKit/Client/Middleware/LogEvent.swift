@@ -9,7 +9,7 @@ public typealias LogHandler = @Sendable (LogEvent) -> Void
 /// whatever an event built by hand carries, so an event can be written anywhere.
 ///
 /// ```swift
-/// let api = API(baseURL: base, logHandler: { event in logger.debug("\(event)") })
+/// let api = API(baseURL: base, middleware: .standard.inserting(LoggingMiddleware { event in logger.debug("\(event)") }))
 /// // → GET https://api.example.com/v1/people/12 (attempt 1)
 /// // ← 200 GET https://api.example.com/v1/people/12 in 12 ms, 0 B sent, 342 B received (attempt 1)
 /// ```

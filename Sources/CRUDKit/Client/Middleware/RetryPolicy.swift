@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let policy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(200), maxTotalTime: .seconds(10))
-/// let api = API(baseURL: base, retryPolicy: policy)
+/// let api = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: policy)))
 /// let strict = RetryPolicy(maxAttempts: 1) { request, error, context in
 ///     if error.status == 403 { /* end the session here */ return .fail(error) }
 ///     return .doNotRetry
