@@ -240,7 +240,7 @@ extension Dictionary: FormParametersConvertible where Key == String, Value == St
     public var formParameters: FormParameters { FormParameters(self) }
 }
 
-extension FormParameters: CustomStringConvertible, CustomDebugStringConvertible {
+extension FormParameters: CustomStringConvertible {
     /// The parameters as ``percentEncoded(style:)`` writes them, with the values of secret names (`password`,
     /// `api_key`, `token[]`, any name that names a secret by the standard ``Redaction``) hidden: printing a query or
     /// a form shows no credential. Read the values themselves through ``fields``.
@@ -251,15 +251,9 @@ extension FormParameters: CustomStringConvertible, CustomDebugStringConvertible 
         }
         .joined(separator: "&")
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }
 
-extension FormParameters.Field: CustomStringConvertible, CustomDebugStringConvertible {
+extension FormParameters.Field: CustomStringConvertible {
     /// The field as ``FormParameters`` describes it: `name=value`, the value hidden when the name names a secret.
     public var description: String { FormParameters([(name, value)]).description }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

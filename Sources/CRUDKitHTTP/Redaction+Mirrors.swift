@@ -3,13 +3,13 @@
 // field, a cookie value or a credential header.
 
 extension FormParameters: CustomReflectable {
-    /// No children: `dump(parameters)` prints the redacted ``debugDescription`` only (a `password` or `api_key`
+    /// No children: `dump(parameters)` prints the redacted ``description`` only (a `password` or `api_key`
     /// field's value is hidden).
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension FormParameters.Field: CustomReflectable {
-    /// No children: `dump(field)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(field)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 

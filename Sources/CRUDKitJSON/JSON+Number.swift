@@ -37,10 +37,10 @@ extension JSON {
         }
 
         /// The number as an exact `Int64`, or `nil` when it has a fraction or does not fit.
-        public var int64Value: Int64? { exactly(Int64.self) }
+        package var int64Value: Int64? { exactly(Int64.self) }
 
         /// The number as an exact `UInt64`, or `nil` when it is negative, has a fraction or does not fit.
-        public var uint64Value: UInt64? { exactly(UInt64.self) }
+        package var uint64Value: UInt64? { exactly(UInt64.self) }
 
         /// The number as a `Decimal` with exactly the value it was written with; `nil` when `Decimal` cannot hold
         /// it: more than 38 significant digits (`1.000000000000000000000000000000000000001`), or beyond `Decimal`'s

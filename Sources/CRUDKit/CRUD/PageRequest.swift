@@ -22,14 +22,11 @@ public struct PageRequest: Sendable, Hashable {
     }
 }
 
-extension PageRequest: CustomStringConvertible, CustomDebugStringConvertible {
+extension PageRequest: CustomStringConvertible {
     /// The server's URL or the collection's query, with secrets hidden by the standard ``Redaction`` (some APIs put
     /// an `access_token` in their `next` links).
     public var description: String {
         if let url { return Redaction.standard.redact(url) }
         return query.fields.isEmpty ? "the collection" : "the collection with \(query)"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

@@ -8,7 +8,7 @@ extension API: CustomReflectable {
 }
 
 extension APIConfiguration: CustomReflectable {
-    /// No children: `dump(configuration)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(configuration)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
@@ -18,22 +18,22 @@ extension Endpoint: CustomReflectable {
 }
 
 extension RequestBody: CustomReflectable {
-    /// No children: `dump(body)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(body)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension Request: CustomReflectable {
-    /// No children: `dump(request)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(request)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension PageRequest: CustomReflectable {
-    /// No children: `dump(page)` prints the redacted ``debugDescription`` only (a `next` link may carry a token).
+    /// No children: `dump(page)` prints the redacted ``description`` only (a `next` link may carry a token).
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension LogEvent: CustomReflectable {
-    /// No children: `dump(event)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(event)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+extension CRUDError: LocalizedError, CustomStringConvertible {
     /// How many bytes of a body a description quotes.
     static let quotedBodyLength = 200
     /// How many bytes of a body are redacted before the quote is cut from them.
@@ -21,11 +21,9 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
         return .none
     }
 
-    /// The same sentence as ``errorDescription``, so `print(error)` and `"\(error)"` show it.
+    /// The same sentence as ``errorDescription``, so `print(error)`, `"\(error)"`, `String(reflecting: error)` and
+    /// `debugPrint` show it.
     public var description: String { errorDescription ?? "CRUDError" }
-
-    /// The same sentence as ``errorDescription``, so `String(reflecting: error)` and `debugPrint` show it.
-    public var debugDescription: String { description }
 
     /// The sentence before the last redaction pass.
     private func sentence(_ credentials: SentCredentials) -> String {

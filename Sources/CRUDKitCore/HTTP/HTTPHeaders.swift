@@ -8,9 +8,7 @@
 /// headers["authorization"] = "Bearer abc"
 /// headers["ACCEPT"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible,
-    CustomDebugStringConvertible
-{
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
     /// One header field as sent on the wire.
     public struct Field: Sendable, Hashable {
         /// The field name, in the spelling it was given.
@@ -112,9 +110,6 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         Redaction.standard.redact(self).fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
-
     /// Equal when both hold the same fields in the same order, names compared ignoring case.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
@@ -147,12 +142,9 @@ extension String {
     }
 }
 
-extension HTTPHeaders.Field: CustomStringConvertible, CustomDebugStringConvertible {
+extension HTTPHeaders.Field: CustomStringConvertible {
     /// `Name: value`, the value hidden when the standard ``Redaction`` hides the header.
     public var description: String {
         "\(name): \(Redaction.standard.hidesHeader(name) ? Redaction.placeholder : Redaction.standard.redact(text: value))"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

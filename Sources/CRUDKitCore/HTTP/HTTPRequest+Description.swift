@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible {
+extension HTTPRequest: CustomStringConvertible {
     /// The method, the URL and the headers, secrets hidden by the standard ``Redaction``, and the body's size:
     /// `POST https://api.example.com/v1/people?token=REDACTED [Authorization: REDACTED], 42 B`.
     ///
@@ -17,7 +17,4 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible {
         let shownURL = credentials.redact(url.absoluteString)
         return "\(method.rawValue) \(shownURL) [\(fields.joined(separator: "; "))], \(size)"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

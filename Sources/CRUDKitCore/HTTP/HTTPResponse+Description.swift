@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible {
+extension HTTPResponse: CustomStringConvertible {
     /// The status, the URL and the headers, secrets hidden (see ``Redaction``), and the body's size:
     /// `500 https://api.example.com/v1/people?token=REDACTED [Set-Cookie: REDACTED; Content-Type: text/html], 1234 B`.
     public var description: String {
@@ -10,7 +10,4 @@ extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible {
         if let url { text += " " + credentials.redact(url.absoluteString) }
         return text + " [\(fields.joined(separator: "; "))], \(body.count) B"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

@@ -3,7 +3,7 @@
 // the value keeps for the code that reads them.
 
 extension CRUDError: CustomReflectable {
-    /// No children: `dump(error)` prints the redacted ``debugDescription`` only (the stored response may carry
+    /// No children: `dump(error)` prints the redacted ``description`` only (the stored response may carry
     /// cookies, a URL password or a secret query value).
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
@@ -14,23 +14,23 @@ extension CRUDError.DecodingFailure: CustomReflectable {
 }
 
 extension HTTPRequest: CustomReflectable {
-    /// No children: `dump(request)` prints the redacted ``debugDescription`` only, not the `Authorization` header,
+    /// No children: `dump(request)` prints the redacted ``description`` only, not the `Authorization` header,
     /// the URL's password or the body.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension HTTPResponse: CustomReflectable {
-    /// No children: `dump(response)` prints the redacted ``debugDescription`` only, not `Set-Cookie` or the URL's
+    /// No children: `dump(response)` prints the redacted ``description`` only, not `Set-Cookie` or the URL's
     /// secrets.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension HTTPHeaders: CustomReflectable {
-    /// No children: `dump(headers)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(headers)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 extension HTTPHeaders.Field: CustomReflectable {
-    /// No children: `dump(field)` prints the redacted ``debugDescription`` only.
+    /// No children: `dump(field)` prints the redacted ``description`` only.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -87,7 +87,7 @@ extension APIConfiguration {
     public static let defaultTransport: any Transport = URLSessionTransport()
 }
 
-extension APIConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+extension APIConfiguration: CustomStringConvertible {
     /// The base URL, default headers and query, timeouts, transport and middleware, with secrets hidden by the
     /// configuration's own ``redaction`` (a password in the base URL, `Authorization`, an `api_key` query value):
     /// printing a configuration shows no credential.
@@ -101,7 +101,4 @@ extension APIConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
             + "query: [\(query.joined(separator: "&"))], timeout: \(timeout) s, deadline: \(deadline), "
             + "transport: \(type(of: transport)), middleware: [\(middleware.map { "\($0.name)" }.joined(separator: ", "))])"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

@@ -252,7 +252,7 @@ public actor TokenRefresher {
         let remaining = Duration.nanoseconds(Int64(nanoseconds)) - context.elapsed
         if let outcome = pending.outcome { return .outcome(outcome) }
         if remaining <= .zero { return .deadline(seconds) }
-        let clock = context.clock
+        let clock = context.api.configuration.clock
         return await withTaskGroup(of: WaitResult.self) { group in
             group.addTask { await pending.wait().map { .outcome($0) } ?? .cancelled }
             group.addTask {

@@ -13,7 +13,7 @@ public typealias LogHandler = @Sendable (LogEvent) -> Void
 /// // → GET https://api.example.com/v1/people/12 (attempt 1)
 /// // ← 200 GET https://api.example.com/v1/people/12 in 12 ms, 0 B sent, 342 B received (attempt 1)
 /// ```
-public struct LogEvent: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct LogEvent: Sendable, CustomStringConvertible {
     /// What happened.
     public enum Kind: Sendable {
         /// The request was handed to the transport.
@@ -69,9 +69,6 @@ public struct LogEvent: Sendable, CustomStringConvertible, CustomDebugStringConv
     public var description: String {
         Redaction.standard.redact(text: line)
     }
-
-    /// The same line as ``description``.
-    public var debugDescription: String { description }
 
     /// The line before redaction.
     private var line: String {

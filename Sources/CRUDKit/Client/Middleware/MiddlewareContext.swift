@@ -88,7 +88,4 @@ public struct MiddlewareContext: Sendable {
 
     /// The handler of the chain's ``LoggingMiddleware``; `nil` when nothing is logged.
     public var logHandler: LogHandler? { call.logging?.stage.handler }
-
-    /// The clock retries wait on.
-    public var clock: any APIClock { api.configuration.clock }
 }

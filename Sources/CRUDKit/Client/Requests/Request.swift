@@ -104,7 +104,7 @@ extension Request where Response: Decodable {
     }
 }
 
-extension Request: CustomStringConvertible, CustomDebugStringConvertible {
+extension Request: CustomStringConvertible {
     /// The method, the endpoint, the query, the headers and the body, secrets hidden by the standard ``Redaction``:
     /// `POST people?token=REDACTED [Authorization: REDACTED], form: name=Ada&password=REDACTED`.
     public var description: String {
@@ -112,7 +112,4 @@ extension Request: CustomStringConvertible, CustomDebugStringConvertible {
         let shownQuery = query.fields.isEmpty ? "" : "?\(query)"
         return "\(method.rawValue) \(endpoint)\(shownQuery) [\(shownHeaders.joined(separator: "; "))], \(body)"
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }

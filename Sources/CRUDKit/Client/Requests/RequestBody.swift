@@ -121,7 +121,7 @@ public struct RequestBody: Sendable {
     }
 }
 
-extension RequestBody: CustomStringConvertible, CustomDebugStringConvertible {
+extension RequestBody: CustomStringConvertible {
     /// What the body is, never its content unredacted: `no body`, `42 B`, `the file /tmp/photo.jpg`, `an Encodable
     /// value as JSON`, `JSON`, `form: name=Ada&password=REDACTED` (secret fields hidden as in ``FormParameters``),
     /// `multipart form, 2 parts`.
@@ -136,7 +136,4 @@ extension RequestBody: CustomStringConvertible, CustomDebugStringConvertible {
         case .multipart(let form): "multipart form, \(form.parts.count) parts"
         }
     }
-
-    /// The same text as ``description``.
-    public var debugDescription: String { description }
 }
