@@ -42,6 +42,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
 
     /// Writes the pieces of a 2xx body into `file` from byte `offset` (the bytes a `206` continues; 0 for any
     /// other 2xx), truncating the file there first; `kept` (the kept bytes' report) is given once the file is open.
+    @inline(never)
     static func append(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to file: URL, at offset: Int64,
         kept: TransferProgress?, idleTimeout: TimeInterval, watchdog: IdleWatchdog?,

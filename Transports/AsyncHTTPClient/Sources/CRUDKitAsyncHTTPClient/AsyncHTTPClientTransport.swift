@@ -147,19 +147,53 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends one request without following redirects, in a task of its own that its ``IdleWatchdog`` ends when
-    /// nothing moves (no byte of the upload taken, no part of the answer) for the idle timeout.
+    /// Sends one request without following redirects, ended with ``CRUDKit/CRUDError/timedOut(_:)`` when nothing
+    /// moves (no byte of the upload taken, no part of the answer) for the idle timeout.
+    ///
+    /// A request sent whole (no body, or bytes AsyncHTTPClient takes at once) gives no sign of life before the
+    /// head: its idle time until then is a deadline, which AsyncHTTPClient keeps, in the calling task. Only the
+    /// body is read in a task of its own, which its ``IdleWatchdog`` ends; a task started fresh for the whole
+    /// exchange cost a `malloc` per async frame of AsyncHTTPClient's (each past the new task's first slab). A
+    /// request whose upload goes in pieces, each stamping the watchdog, is watched from the start.
     func exchange(
         _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
         destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         let idle = request.timeout ?? configuration.idleTimeout
+        guard Self.sendsWhole(request.body, upload: observer.upload) else {
+            let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
+            return try await watched(by: watchdog, idle: idle) {
+                let (body, head) = try await self.head(
+                    of: request, deadline: deadline, headBy: deadline, idleLimit: nil, limit: limit, observer: observer,
+                    destination: destination, appending: appending, watchdog: watchdog)
+                return try await self.body(
+                    body, head: head, of: request, limit: limit, observer: observer, destination: destination,
+                    appending: appending, watchdog: watchdog)
+            }
+        }
+        let now = NIODeadline.now().uptimeNanoseconds
+        let (idleEnd, overflow) = now.addingReportingOverflow(Self.nanoseconds(idle))
+        let idleDeadline = overflow ? NIODeadline.distantFuture : NIODeadline.uptimeNanoseconds(idleEnd)
+        let (body, head) = try await self.head(
+            of: request, deadline: deadline, headBy: min(deadline, idleDeadline),
+            idleLimit: idleDeadline < deadline ? idle : nil, limit: limit, observer: observer,
+            destination: destination, appending: appending, watchdog: nil)
+        // Created at the head, its first sign of life.
         let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
-        let task = Task {
-            try await self.exchangeOnce(
-                request, deadline: deadline, limit: limit, observer: observer, destination: destination,
+        return try await watched(by: watchdog, idle: idle) {
+            try await self.body(
+                body, head: head, of: request, limit: limit, observer: observer, destination: destination,
                 appending: appending, watchdog: watchdog)
         }
+    }
+
+    /// Runs `operation` in a task of its own that `watchdog` cancels when nothing moved for the idle time (the
+    /// error is then ``CRUDKit/CRUDError/timedOut(_:)``); cancelling the calling task cancels it too.
+    private func watched(
+        by watchdog: IdleWatchdog, idle: TimeInterval,
+        _ operation: @escaping @Sendable () async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        let task = Task(operation: operation)
         watchdog.arm { task.cancel() }
         defer { watchdog.disarm() }
         do {
@@ -174,11 +208,70 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends one request without following redirects, stamping `watchdog` as the upload and the answer move.
-    private func exchangeOnce(
-        _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
-        destination: URL?, appending: FileAppend?, watchdog: IdleWatchdog
+    /// Sends `request` and waits for the head of the answer: its body, still to read, and what the head says.
+    ///
+    /// `headBy` ends the wait (`deadline`, the exchange's, is the body's); when it is the idle time's (`idleLimit`,
+    /// the idle timeout in seconds), passing it fails with ``CRUDKit/CRUDError/Timeout/idle(_:)``. The work between suspensions is done by synchronous
+    /// helpers (`outgoing(_:observer:destination:appending:watchdog:)`, `ResponseHead`), so this frame holds little
+    /// more than what crosses an `await`.
+    private func head(
+        of request: HTTPRequest, deadline: NIODeadline, headBy: NIODeadline, idleLimit: TimeInterval?,
+        limit: TimeInterval?,
+        observer: TransferObserver, destination: URL?, appending: FileAppend?, watchdog: IdleWatchdog?
+    ) async throws -> (HTTPClientResponse.Body, ResponseHead) {
+        let outgoing = try outgoing(
+            request, observer: observer, destination: destination, appending: appending, watchdog: watchdog)
+        do {
+            try Task.checkCancellation()
+            let answer = try await client.execute(outgoing, deadline: headBy)
+            watchdog?.stamp()
+            let head = try ResponseHead(
+                answer.status, answer.headers, of: request, transport: self, deadline: deadline, limit: limit,
+                observer: observer, destination: destination, appending: appending)
+            return (answer.body, head)
+        } catch {
+            throw failure(error, of: request, limit: limit, idleLimit: idleLimit)
+        }
+    }
+
+    /// Reads the body the head announced, into memory or a file, stamping `watchdog` as its pieces arrive.
+    @inline(never)
+    private func body(
+        _ body: HTTPClientResponse.Body, head: ResponseHead, of request: HTTPRequest, limit: TimeInterval?,
+        observer: TransferObserver, destination: URL?, appending: FileAppend?, watchdog: IdleWatchdog
     ) async throws -> HTTPResponse {
+        var machine = head.machine
+        let idle = request.timeout ?? configuration.idleTimeout
+        do {
+            let data: Data
+            if let (offset, progress) = head.file {
+                if let appending {
+                    try await Self.append(
+                        body, machine: &machine, to: appending.file, at: offset, kept: progress,
+                        idleTimeout: idle, watchdog: watchdog, observer: observer.download)
+                } else if let destination {
+                    try await Self.write(
+                        body, machine: &machine, to: destination, idleTimeout: idle, watchdog: watchdog,
+                        observer: observer.download)
+                }
+                data = Data()
+            } else {
+                data = try await Self.collect(
+                    body, machine: &machine, idleTimeout: idle, watchdog: watchdog, observer: observer.download)
+            }
+            return HTTPResponse(status: head.status, headers: head.headers, body: data, url: request.url)
+        } catch {
+            throw failure(error, of: request, limit: limit)
+        }
+    }
+
+    /// The request for AsyncHTTPClient: method, URL, the headers (with the transport's `User-Agent`, `Cookie` and,
+    /// for a body bound for a file, `Accept-Encoding: identity`, unless the request sets them) and the body.
+    @inline(never)
+    func outgoing(
+        _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend?,
+        watchdog: IdleWatchdog?
+    ) throws -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         outgoing.headers.reserveCapacity(request.headers.count + 2)
@@ -204,110 +297,83 @@ public final class AsyncHTTPClientTransport: Transport {
             outgoing.headers.add(name: "Cookie", value: cookie)
         }
         outgoing.body = try Self.body(request.body, upload: observer.upload, watchdog: watchdog)
-        do {
-            try Task.checkCancellation()
-            let answer = try await client.execute(outgoing, deadline: deadline)
-            watchdog.stamp()
-            // One pass over the response's fields: copied, and the three the transport reads picked out.
-            var headers = CRUDKit.HTTPHeaders()
-            var setCookies: [String] = []
-            var contentLength: String?
-            var contentRange: String?
-            var encoded = false
-            for (name, value) in answer.headers {
-                headers.add(name: name, value: value)
-                if Self.nameIs(name, "set-cookie") {
-                    setCookies.append(value)
-                } else if contentLength == nil, Self.nameIs(name, "content-length") {
-                    contentLength = value
-                } else if contentRange == nil, Self.nameIs(name, "content-range") {
-                    contentRange = value
-                } else if Self.nameIs(name, "content-encoding") {
-                    encoded = encoded || !Self.nameIs(value, "identity")
-                }
-            }
-            if !setCookies.isEmpty { cookies.store(setCookieHeaders: setCookies, for: request.url) }
-            let status = Int(answer.status.code)
-            let success = (200..<300).contains(status)
-            let target: ResponseStateMachine.Target
-            if let appending, success {
-                target = .append(offset: appending.offset, rangeStart: appending.rangeStart)
-                appending.head(HTTPResponse(status: status, headers: headers, url: request.url))
-            } else {
-                target = destination != nil && success ? .file : .memory
-            }
-            // AsyncHTTPClient's deadline covers the request and the response head; the machine checks the body's
-            // pieces against it as they arrive (a body that stalls instead is ended by the idle timeout).
-            var machine = ResponseStateMachine(
-                maximumBodySize: configuration.maximumResponseSize, target: target,
-                deadline: deadline.uptimeNanoseconds, limit: limit,
-                reportsProgress: observer.download != nil)
-            let head = machine.receivedHead(
-                // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
-                status: status, contentLength: encoded ? nil : contentLength.flatMap(Int64.init),
-                contentRange: contentRange,
-                now: NIODeadline.now().uptimeNanoseconds)
-            let idle = request.timeout ?? configuration.idleTimeout
-            let body: Data
-            switch head {
-            case .openFile(let offset, let progress):
-                if let appending {
-                    try await Self.append(
-                        answer.body, machine: &machine, to: appending.file, at: offset, kept: progress,
-                        idleTimeout: idle, watchdog: watchdog, observer: observer.download)
-                } else if let destination {
-                    try await Self.write(
-                        answer.body, machine: &machine, to: destination, idleTimeout: idle, watchdog: watchdog,
-                        observer: observer.download)
-                }
-                body = Data()
-            case .fail(let error):
-                throw error
-            default:
-                body = try await Self.collect(
-                    answer.body, machine: &machine, idleTimeout: idle, watchdog: watchdog, observer: observer.download)
-            }
-            return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
-        } catch {
-            throw Self.crudError(
-                for: error, idleTimeout: request.timeout ?? configuration.idleTimeout, deadline: limit,
-                maximumSize: configuration.maximumResponseSize)
+        return outgoing
+    }
+
+    /// `error`, thrown while sending `request` or reading its answer, as a ``CRUDKit/CRUDError`` (boxed here: the
+    /// async frames that throw it hold a reference, not the error's value).
+    @inline(never)
+    func failure(
+        _ error: any Error, of request: HTTPRequest, limit: TimeInterval?, idleLimit: TimeInterval? = nil
+    ) -> any Error {
+        // AsyncHTTPClient's deadline was the idle time's (see `exchange`).
+        if let idleLimit, (error as? HTTPClientError) == .deadlineExceeded {
+            return CRUDError.timedOut(.idle(idleLimit))
         }
+        return Self.crudError(
+            for: error, idleTimeout: request.timeout ?? configuration.idleTimeout, deadline: limit,
+            maximumSize: configuration.maximumResponseSize)
     }
 
     /// Feeds the body's pieces through `machine`, handing each piece it keeps or writes to `consume` and
     /// reporting progress after it; returns the final report, which the caller gives once the body is in place.
+    @inline(never)
     static func pump(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
         watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?,
         consume: (ByteBuffer) throws -> Void
     ) async throws -> TransferProgress? {
+        // The work per piece and at the end is in synchronous helpers: this frame stays small (see `exchange`).
         do {
             for try await piece in body {
-                let now = NIODeadline.now().uptimeNanoseconds
-                watchdog?.stamp(now)
-                switch machine.receivedPiece(count: piece.readableBytes, now: now) {
-                case .keep(let progress), .write(let progress):
-                    try consume(piece)
-                    if let progress { observer?(progress) }
-                case .fail(let error):
-                    throw error
-                case .none, .collect, .openFile, .finish:
-                    break
-                }
+                try take(piece, machine: &machine, watchdog: watchdog, observer: observer, consume: consume)
             }
         } catch {
-            let mapped = crudError(
-                for: error, idleTimeout: idleTimeout, deadline: machine.limit, maximumSize: machine.maximumBodySize)
-            if case .fail(let failure) = machine.failed(mapped) { throw failure }
-            throw mapped
+            throw failure(error, machine: &machine, idleTimeout: idleTimeout)
         }
+        return ended(&machine)
+    }
+
+    /// One piece of the body through `machine`: handed to `consume` when kept or written, then progress reported.
+    @inline(never)
+    static func take(
+        _ piece: ByteBuffer, machine: inout ResponseStateMachine, watchdog: IdleWatchdog?,
+        observer: (@Sendable (TransferProgress) -> Void)?, consume: (ByteBuffer) throws -> Void
+    ) throws {
+        let now = NIODeadline.now().uptimeNanoseconds
+        watchdog?.stamp(now)
+        switch machine.receivedPiece(count: piece.readableBytes, now: now) {
+        case .keep(let progress), .write(let progress):
+            try consume(piece)
+            if let progress { observer?(progress) }
+        case .fail(let error):
+            throw error
+        case .none, .collect, .openFile, .finish:
+            break
+        }
+    }
+
+    /// Reading the body failed with `error`: the failure to throw, once through `machine` (boxed, as above).
+    @inline(never)
+    static func failure(
+        _ error: any Error, machine: inout ResponseStateMachine, idleTimeout: TimeInterval
+    ) -> any Error {
+        let mapped = crudError(
+            for: error, idleTimeout: idleTimeout, deadline: machine.limit, maximumSize: machine.maximumBodySize)
+        if case .fail(let failure) = machine.failed(mapped) { return failure }
+        return mapped
+    }
+
+    /// The body ended: the final report the caller gives once the body is in place, if any.
+    @inline(never)
+    static func ended(_ machine: inout ResponseStateMachine) -> TransferProgress? {
         if case .finish(let final) = machine.bodyEnded(now: NIODeadline.now().uptimeNanoseconds) { return final }
         return nil
     }
 
     /// Reads the body into memory, failing as soon as it passes the size limit (never holding more than one piece
     /// beyond it), and reports progress through `observer`.
+    @inline(never)
     static func collect(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, idleTimeout: TimeInterval,
         watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?
@@ -331,6 +397,7 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Streams the body into an owner-only temporary file beside `destination`, then moves it into place.
+    @inline(never)
     static func write(
         _ body: HTTPClientResponse.Body, machine: inout ResponseStateMachine, to destination: URL,
         idleTimeout: TimeInterval, watchdog: IdleWatchdog?, observer: (@Sendable (TransferProgress) -> Void)?
@@ -351,6 +418,16 @@ public final class AsyncHTTPClientTransport: Transport {
         try PrivateFiles.moveIntoPlace(partial, to: destination)
         finished = true
         if let final { observer?(final) }
+    }
+
+    /// Whether AsyncHTTPClient takes `body` at once (see ``body(_:upload:watchdog:)``): no upload piece can stamp
+    /// a watchdog before the answer's head.
+    static func sendsWhole(_ body: HTTPBody, upload: (@Sendable (TransferProgress) -> Void)?) -> Bool {
+        switch body {
+        case .none: true
+        case .data(let data): upload == nil && data.count <= ReportingChunks.pieceSize
+        case .file: false
+        }
     }
 
     /// The request body for AsyncHTTPClient: bytes in memory (up to 64 KiB at once, larger ones in pieces that
@@ -400,100 +477,5 @@ public final class AsyncHTTPClientTransport: Transport {
     /// `seconds` as a NIO time amount, at least one millisecond.
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
         .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
-    }
-}
-
-/// A request body in 64 KB pieces (bytes in memory, or a file read as the pieces are asked for), reporting the
-/// bytes handed to AsyncHTTPClient through a throttled observer and stamping the exchange's watchdog as each piece
-/// is taken (AsyncHTTPClient asks for the next piece only when the connection has room for it).
-struct ReportingChunks: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    /// The size of a piece.
-    static let pieceSize = 64 << 10
-    enum Source: Sendable {
-        case data(Data)
-        case file(URL)
-    }
-    let source: Source
-    let size: Int64
-    let observer: (@Sendable (TransferProgress) -> Void)?
-    let watchdog: IdleWatchdog?
-
-    init(
-        source: Source, size: Int64? = nil, observer: (@Sendable (TransferProgress) -> Void)?,
-        watchdog: IdleWatchdog? = nil
-    ) {
-        self.source = source
-        if case .data(let data) = source { self.size = Int64(data.count) } else { self.size = size ?? 0 }
-        self.observer = observer
-        self.watchdog = watchdog
-    }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let source: Source
-        let handle: FileHandle?
-        let watchdog: IdleWatchdog?
-        var offset = 0
-        var reporter: ProgressReporter
-
-        mutating func next() async throws -> ByteBuffer? {
-            watchdog?.stamp()
-            let piece: Data
-            switch source {
-            case .data(let data):
-                piece = data.subdata(
-                    in: data.startIndex + offset..<data.startIndex
-                        + Swift.min(data.count, offset + ReportingChunks.pieceSize))
-            case .file(let url):
-                guard let handle else {
-                    throw CRUDError.invalidRequest(reason: "the body file \(url.path) cannot be read")
-                }
-                piece = try handle.read(upToCount: ReportingChunks.pieceSize) ?? Data()
-            }
-            guard !piece.isEmpty else {
-                try? handle?.close()
-                reporter.finish()
-                return nil
-            }
-            offset += piece.count
-            reporter.add(piece.count)
-            return ByteBuffer(bytes: piece)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        var handle: FileHandle?
-        if case .file(let url) = source { handle = try? FileHandle(forReadingFrom: url) }
-        return AsyncIterator(
-            source: source, handle: handle, watchdog: watchdog,
-            reporter: ProgressReporter(expected: size, observer: observer))
-    }
-}
-
-/// Counts the bytes of one direction of a transfer and tells an observer through a ``CRUDKit/ProgressThrottle``.
-struct ProgressReporter {
-    let expected: Int64?
-    let observer: (@Sendable (TransferProgress) -> Void)?
-    var completed: Int64 = 0
-    var throttle = ProgressThrottle()
-
-    init(expected: Int64?, observer: (@Sendable (TransferProgress) -> Void)?) {
-        self.expected = expected
-        self.observer = observer
-    }
-
-    /// Counts `count` more bytes, reporting them when the throttle lets them through.
-    mutating func add(_ count: Int) {
-        completed += Int64(count)
-        guard let observer else { return }
-        let progress = TransferProgress(completedBytes: completed, expectedBytes: expected)
-        if throttle.admit(progress, now: DispatchTime.now().uptimeNanoseconds) { observer(progress) }
-    }
-
-    /// Reports the final count, unless it was the last one reported.
-    mutating func finish() {
-        guard let observer else { return }
-        let progress = TransferProgress(completedBytes: completed, expectedBytes: expected ?? completed)
-        if throttle.admit(progress, final: true, now: DispatchTime.now().uptimeNanoseconds) { observer(progress) }
     }
 }

@@ -115,3 +115,35 @@ extension IdleWatchdogTests {
         try await transport.shutdown()
     }
 }
+
+extension IdleWatchdogTests {
+    /// A request sent whole waits for its head under the earlier of its deadline and its idle time (one deadline
+    /// AsyncHTTPClient keeps, no watchdog yet), and the error names the one that ran out.
+    @Test func aHeadThatNeverComesEndsAtTheEarlierLimit() async throws {
+        let server = LoopbackServer(synchronousHandler: { _ in .fault(.neverAnswer) })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 30))
+        let url = server.baseURL.appendingPathComponent("x")
+        let clock = ContinuousClock()
+        var started = clock.now
+        let deadlineFirst = await #expect(throws: CRUDError.self) {
+            try await transport.send(HTTPRequest(url: url, body: .data(Data("x".utf8)), deadline: 0.5))
+        }
+        guard case .timedOut(.deadline(0.5))? = deadlineFirst else {
+            Issue.record("expected timedOut(.deadline(0.5)), got \(String(describing: deadlineFirst))")
+            return
+        }
+        #expect(clock.now - started < .seconds(10))
+        started = clock.now
+        let idleFirst = await #expect(throws: CRUDError.self) {
+            try await transport.send(HTTPRequest(url: url, timeout: 0.5, deadline: 30))
+        }
+        guard case .timedOut(.idle(0.5))? = idleFirst else {
+            Issue.record("expected timedOut(.idle(0.5)), got \(String(describing: idleFirst))")
+            return
+        }
+        #expect(clock.now - started < .seconds(10))
+        try await transport.shutdown()
+    }
+}

@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import CRUDKit
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What an ``AsyncHTTPClientTransport`` exchange takes from a response head: the status, the headers copied (and
+/// their cookies stored), the ``ResponseStateMachine`` that reads the body, and where the body goes.
+///
+/// Worked out synchronously, out of the exchange's async frames, and small: the task that reads the body starts
+/// with it (see `AsyncHTTPClientTransport.exchange`).
+struct ResponseHead: Sendable {
+    /// The status code.
+    let status: Int
+    /// The response's fields, in order.
+    let headers: CRUDKit.HTTPHeaders
+    /// Reads the body.
+    var machine: ResponseStateMachine
+    /// Where the body goes: `nil` into memory; else into the file from byte `offset`, reporting the kept bytes
+    /// (`progress`) first when given (see ``ResponseStateMachine/Action/openFile(offset:progress:)``).
+    let file: (offset: Int64, progress: TransferProgress?)?
+
+    /// The head of the answer to `request`: `status` and `fields` as AsyncHTTPClient gave them.
+    ///
+    /// - Throws: The ``CRUDKit/CRUDError`` the head calls for (a declared length past the limit, a `Content-Range`
+    ///   that does not continue the file).
+    @inline(never)
+    init(
+        _ status: HTTPResponseStatus, _ fields: NIOHTTP1.HTTPHeaders, of request: HTTPRequest,
+        transport: AsyncHTTPClientTransport, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
+        destination: URL?, appending: FileAppend?
+    ) throws {
+        // One pass over the response's fields: copied, and the three the transport reads picked out.
+        var headers = CRUDKit.HTTPHeaders()
+        var setCookies: [String] = []
+        var contentLength: String?
+        var contentRange: String?
+        var encoded = false
+        for (name, value) in fields {
+            headers.add(name: name, value: value)
+            if AsyncHTTPClientTransport.nameIs(name, "set-cookie") {
+                setCookies.append(value)
+            } else if contentLength == nil, AsyncHTTPClientTransport.nameIs(name, "content-length") {
+                contentLength = value
+            } else if contentRange == nil, AsyncHTTPClientTransport.nameIs(name, "content-range") {
+                contentRange = value
+            } else if AsyncHTTPClientTransport.nameIs(name, "content-encoding") {
+                encoded = encoded || !AsyncHTTPClientTransport.nameIs(value, "identity")
+            }
+        }
+        if !setCookies.isEmpty { transport.cookies.store(setCookieHeaders: setCookies, for: request.url) }
+        let status = Int(status.code)
+        let success = (200..<300).contains(status)
+        let target: ResponseStateMachine.Target
+        if let appending, success {
+            target = .append(offset: appending.offset, rangeStart: appending.rangeStart)
+            appending.head(HTTPResponse(status: status, headers: headers, url: request.url))
+        } else {
+            target = destination != nil && success ? .file : .memory
+        }
+        // AsyncHTTPClient's deadline covers the request and the response head; the machine checks the body's
+        // pieces against it as they arrive (a body that stalls instead is ended by the idle timeout).
+        var machine = ResponseStateMachine(
+            maximumBodySize: transport.configuration.maximumResponseSize, target: target,
+            deadline: deadline.uptimeNanoseconds, limit: limit,
+            reportsProgress: observer.download != nil)
+        let action = machine.receivedHead(
+            // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
+            status: status, contentLength: encoded ? nil : contentLength.flatMap(Int64.init),
+            contentRange: contentRange,
+            now: NIODeadline.now().uptimeNanoseconds)
+        switch action {
+        case .openFile(let offset, let progress): file = (offset, progress)
+        case .fail(let error): throw error
+        default: file = nil
+        }
+        self.status = status
+        self.headers = headers
+        self.machine = machine
+    }
+}
