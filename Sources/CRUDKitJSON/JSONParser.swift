@@ -175,7 +175,16 @@ struct JSONParser {
                 } else {
                     var key = ""
                     swap(&key, &frame.pointee.key)
-                    insert(key: consume key, value: consume value, into: frame)
+                    if frame.pointee.positions == Frame.linear, frame.pointee.seen & frame.pointee.keyBit == 0 {
+                        // The common case, inline: a new key in a small object.
+                        frame.pointee.seen |= frame.pointee.keyBit
+                        memberStack.push(JSON.Object.Entry(key: consume key, value: consume value))
+                        if memberStack.count - frame.pointee.base > JSON.Object.indexThreshold {
+                            addPositionMap(to: frame)
+                        }
+                    } else {
+                        insert(key: consume key, value: consume value, into: frame)
+                    }
                     guard index < bytes.count else { throw unexpected("',' or '}'") }
                     if bytes[index] == UInt8(ascii: ",") {
                         let comma = index
@@ -268,7 +277,6 @@ struct JSONParser {
     /// (the last one wins). Objects with more than `JSON.Object.indexThreshold` members get a key-to-position
     /// map on `positionStack`, noted in their frame; smaller ones are searched linearly, and only when the key's
     /// filter bit says it may repeat one.
-    @inline(__always)
     private mutating func insert(
         key: consuming String, value: consuming JSON, into frame: UnsafeMutablePointer<Frame>
     ) {
@@ -287,17 +295,20 @@ struct JSONParser {
             }
             frame.pointee.seen |= bit
             memberStack.push(JSON.Object.Entry(key: key, value: value))
-            if memberStack.count - base > JSON.Object.indexThreshold {
-                var map = [String: Int]()
-                for position in base..<memberStack.count { map[memberStack.base[position].key] = position }
-                positionStack.append(map)
-                frame.pointee.positions = positionStack.count - 1
-            }
+            if memberStack.count - base > JSON.Object.indexThreshold { addPositionMap(to: frame) }
         } else if let position = positionStack[positions][copy key] {
             memberStack.base[position].value = value
         } else {
             positionStack[positions][copy key] = memberStack.count
             memberStack.push(JSON.Object.Entry(key: key, value: value))
         }
+    }
+
+    /// Gives the innermost open object, grown past `JSON.Object.indexThreshold` members, a key-to-position map.
+    private mutating func addPositionMap(to frame: UnsafeMutablePointer<Frame>) {
+        var map = [String: Int]()
+        for position in frame.pointee.base..<memberStack.count { map[memberStack.base[position].key] = position }
+        positionStack.append(map)
+        frame.pointee.positions = positionStack.count - 1
     }
 }
