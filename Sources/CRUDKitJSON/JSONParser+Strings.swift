@@ -2,15 +2,15 @@ import Foundation
 
 /// Strings: a fast path straight from the input bytes, a slow path for escapes, UTF-8 checked as it is read.
 extension JSONParser {
-    /// Reads the string whose opening quote is at `index`. In a large document a key (`interning`) comes from the
-    /// table of recent keys, and a short value from that of recent values, when it repeats one.
+    /// Reads the string value whose opening quote is at `index`. In a large document a short value comes from the
+    /// table of recent values when it repeats one (keys are read by `readKey()`).
     @inline(__always)
-    mutating func parseString(interning: Bool = false) throws(JSONError) -> String {
+    mutating func parseString() throws(JSONError) -> String {
         let start = index + 1
         let end = try Self.plainRunEnd(in: bytes, from: start)
         guard bytes[end] == UInt8(ascii: "\"") else { return try parseEscapedString(from: start, escapeAt: end) }
         index = end + 1
-        if let table = interning ? keys : shortValues { return table.key(bytes, from: start, to: end) }
+        if let table = shortValues { return table.key(bytes, from: start, to: end) }
         return JSONParserKeys.make(bytes, from: start, to: end)
     }
 
@@ -20,7 +20,7 @@ extension JSONParser {
     /// Static, like the checks it calls: a non-mutating method called from a mutating one gets a copy of the whole
     /// parser (150 bytes) for each string.
     @inline(__always)
-    private static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError) -> Int {
+    static func plainRunEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError) -> Int {
         let raw = UnsafeRawBufferPointer(bytes)
         var position = start
         while true {
@@ -65,7 +65,7 @@ extension JSONParser {
 
     /// The slow path for strings with escapes: decoded into the scratch buffer. `escape` is the position of the first
     /// backslash; the bytes before it are already checked.
-    private mutating func parseEscapedString(from start: Int, escapeAt escape: Int) throws(JSONError) -> String {
+    mutating func parseEscapedString(from start: Int, escapeAt escape: Int) throws(JSONError) -> String {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<escape]))
         index = escape

@@ -21,6 +21,8 @@ struct JSONParser {
     private var positionStack: [[String: Int]] = []
     /// Keys made earlier in a large document, shared by the keys that repeat them.
     let keys: JSONParserKeys?
+    /// The keys of the previous object at each depth of a large document, by position.
+    let shapes: JSONParserShapes?
     /// Short string values made earlier in a large document (up to 15 bytes, what a `String` holds without an
     /// allocation), shared by the values that repeat them.
     let shortValues: JSONParserKeys?
@@ -32,6 +34,7 @@ struct JSONParser {
         // Longer keys are made every time: comparing their bytes would cost about as much.
         keys = bytes.count >= 2048 ? JSONParserKeys(longest: 48) : nil
         shortValues = bytes.count >= 2048 ? JSONParserKeys(longest: 15) : nil
+        shapes = bytes.count >= 2048 ? JSONParserShapes() : nil
     }
 
     /// Releases what the stacks and the key table still hold, once, however parsing ended.
@@ -41,6 +44,7 @@ struct JSONParser {
         memberStack.free()
         keys?.free()
         shortValues?.free()
+        shapes?.free()
     }
 
     /// Parses one complete document.
@@ -88,6 +92,11 @@ struct JSONParser {
         var positions: Int
         /// The key of the member whose value is being read (objects only).
         var key: String
+        /// The filter bit of `key` (see ``JSONParser/keyBit(length:first:last:)``).
+        var keyBit: UInt64 = 0
+        /// The filter bits of the keys read so far (objects searched linearly): a key whose bit is clear is new, so
+        /// the search for an earlier member with the same key is skipped.
+        var seen: UInt64 = 0
 
         static let array = -2
         static let linear = -1
@@ -110,8 +119,8 @@ struct JSONParser {
                     index += 1
                     value = .object(JSON.Object())
                 } else {
-                    let key = try readKey()
-                    frames.push(Frame(base: memberStack.count, positions: Frame.linear, key: key))
+                    let (key, bit) = try readKey(depth: frames.count, position: 0)
+                    frames.push(Frame(base: memberStack.count, positions: Frame.linear, key: key, keyBit: bit))
                     continue
                 }
             case UInt8(ascii: "["):
@@ -146,7 +155,7 @@ struct JSONParser {
                 let frame = frames.top
                 skipWhitespace()
                 if frame.pointee.positions == Frame.array {
-                    valueStack.push(value)
+                    valueStack.push(consume value)
                     guard index < bytes.count else { throw unexpected("',' or ']'") }
                     if bytes[index] == UInt8(ascii: ",") {
                         let comma = index
@@ -166,7 +175,16 @@ struct JSONParser {
                 } else {
                     var key = ""
                     swap(&key, &frame.pointee.key)
-                    insert(key: key, value: value, into: frame)
+                    if frame.pointee.positions == Frame.linear, frame.pointee.seen & frame.pointee.keyBit == 0 {
+                        // The common case, inline: a new key in a small object.
+                        frame.pointee.seen |= frame.pointee.keyBit
+                        memberStack.push(JSON.Object.Entry(key: consume key, value: consume value))
+                        if memberStack.count - frame.pointee.base > JSON.Object.indexThreshold {
+                            addPositionMap(to: frame)
+                        }
+                    } else {
+                        insert(key: consume key, value: consume value, into: frame)
+                    }
                     guard index < bytes.count else { throw unexpected("',' or '}'") }
                     if bytes[index] == UInt8(ascii: ",") {
                         let comma = index
@@ -175,7 +193,8 @@ struct JSONParser {
                         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                             throw fail(.trailingComma, at: comma)
                         }
-                        frame.pointee.key = try readKey()
+                        (frame.pointee.key, frame.pointee.keyBit) = try readKey(
+                            depth: frames.count - 1, position: memberStack.count - frame.pointee.base)
                     } else if bytes[index] == UInt8(ascii: "}") {
                         index += 1
                         value = .object(JSON.Object(uniqueEntries: memberStack.popArray(from: frame.pointee.base)))
@@ -207,44 +226,89 @@ struct JSONParser {
         skipWhitespace()
     }
 
-    /// Reads `"key":` and the whitespace after it, and returns the key.
-    private mutating func readKey() throws(JSONError) -> String {
+    /// Reads `"key":` and the whitespace after it, and returns the key with its filter bit. `depth` and `position`
+    /// (the object's nesting and the member's place in it) say which key of the previous object to try first.
+    private mutating func readKey(depth: Int, position: Int) throws(JSONError) -> (key: String, bit: UInt64) {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
-        let key = try parseString(interning: true)
+        let start = index + 1
+        let key: String
+        let bit: UInt64
+        let predicted = shapes?.slot(depth: depth, position: position)
+        if let predicted, case let length = predicted.pointee.length, length >= 0, start + length < bytes.count,
+            bytes[start + length] == UInt8(ascii: "\""),
+            JSONParserKeys.same(bytes, start, predicted.pointee.start, length)
+        {
+            index = start + length + 1
+            key = predicted.pointee.key
+            bit = predicted.pointee.bit
+        } else {
+            let end = try Self.plainRunEnd(in: bytes, from: start)
+            if bytes[end] == UInt8(ascii: "\"") {
+                index = end + 1
+                key = keys?.key(bytes, from: start, to: end) ?? JSONParserKeys.make(bytes, from: start, to: end)
+                bit = end > start ? Self.keyBit(length: end - start, first: bytes[start], last: bytes[end - 1]) : 1
+                if let predicted {
+                    predicted.pointee = JSONParserShapes.Key(start: start, length: end - start, key: key, bit: bit)
+                }
+            } else {
+                key = try parseEscapedString(from: start, escapeAt: end)
+                let utf8 = key.utf8
+                bit = Self.keyBit(length: utf8.count, first: utf8.first ?? 0, last: utf8.last ?? 0)
+            }
+        }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected("':'") }
         index += 1
         skipWhitespace()
-        return key
+        return (key, bit)
+    }
+
+    /// One of 64 bits chosen by a key's UTF-8 length and first and last bytes (the empty key has bit 0): equal keys
+    /// have the same bit, whether they were written with escapes or not.
+    @inline(__always)
+    static func keyBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+        guard length > 0 else { return 1 }
+        let mixed =
+            (UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)) &* 0x9E37_79B9_7F4A_7C15
+        return 1 << (mixed >> 58)
     }
 
     /// Appends a member to the innermost open object, or replaces the value of an earlier member with the same key
     /// (the last one wins). Objects with more than `JSON.Object.indexThreshold` members get a key-to-position
-    /// map on `positionStack`, noted in their frame.
-    @inline(__always)
-    private mutating func insert(key: String, value: JSON, into frame: UnsafeMutablePointer<Frame>) {
+    /// map on `positionStack`, noted in their frame; smaller ones are searched linearly, and only when the key's
+    /// filter bit says it may repeat one.
+    private mutating func insert(
+        key: consuming String, value: consuming JSON, into frame: UnsafeMutablePointer<Frame>
+    ) {
         let base = frame.pointee.base
         let positions = frame.pointee.positions
         if positions < 0 {
-            let length = key.utf8.count
-            let members = memberStack.base
-            for position in base..<memberStack.count
-            where JSON.Object.sameKey(members[position].key, key, length: length) {
-                members[position].value = value
-                return
+            let bit = frame.pointee.keyBit
+            if frame.pointee.seen & bit != 0 {
+                let length = key.utf8.count
+                let members = memberStack.base
+                for position in base..<memberStack.count
+                where JSON.Object.sameKey(members[position].key, key, length: length) {
+                    members[position].value = value
+                    return
+                }
             }
+            frame.pointee.seen |= bit
             memberStack.push(JSON.Object.Entry(key: key, value: value))
-            if memberStack.count - base > JSON.Object.indexThreshold {
-                var map = [String: Int]()
-                for position in base..<memberStack.count { map[memberStack.base[position].key] = position }
-                positionStack.append(map)
-                frame.pointee.positions = positionStack.count - 1
-            }
-        } else if let position = positionStack[positions][key] {
+            if memberStack.count - base > JSON.Object.indexThreshold { addPositionMap(to: frame) }
+        } else if let position = positionStack[positions][copy key] {
             memberStack.base[position].value = value
         } else {
-            positionStack[positions][key] = memberStack.count
+            positionStack[positions][copy key] = memberStack.count
             memberStack.push(JSON.Object.Entry(key: key, value: value))
         }
+    }
+
+    /// Gives the innermost open object, grown past `JSON.Object.indexThreshold` members, a key-to-position map.
+    private mutating func addPositionMap(to frame: UnsafeMutablePointer<Frame>) {
+        var map = [String: Int]()
+        for position in frame.pointee.base..<memberStack.count { map[memberStack.base[position].key] = position }
+        positionStack.append(map)
+        frame.pointee.positions = positionStack.count - 1
     }
 }

@@ -59,7 +59,7 @@ struct JSONParserKeys {
 
     /// Whether the `length` bytes at `first` and at `second` are the same (both ranges lie inside `bytes`).
     @inline(__always)
-    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ second: Int, _ length: Int) -> Bool {
+    static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ second: Int, _ length: Int) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         var offset = 0
         while offset + 8 <= length {
