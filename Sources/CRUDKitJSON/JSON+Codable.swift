@@ -42,6 +42,10 @@ extension JSON: Codable {
             tree.storeValue(self)
             return
         }
+        if let bytes = encoder as? JSONByteEncoder {
+            try bytes.storeValue(self)
+            return
+        }
         switch self {
         case .null:
             var container = encoder.singleValueContainer()

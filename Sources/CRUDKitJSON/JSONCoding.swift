@@ -168,15 +168,19 @@ public struct JSONCoding: Sendable, Hashable {
     // MARK: - Encoding
 
     /// Encodes a model as a request body.
+    ///
+    /// Compact output is written straight to bytes as the model encodes it; ``JSON/WritingOptions/sortedKeys`` and
+    /// ``JSON/WritingOptions/prettyPrinted`` build the ``JSON`` value first, as ``encodeJSON(_:)`` does.
     /// - Parameter value: The model.
     /// - Returns: UTF-8 JSON bytes.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        if nilEncoding == .null || writesDecimalsAsStrings { return try encodeJSON(value).data(options: writing) }
-        switch engine {
-        case .native: return try encodeJSON(value).data(options: writing)
-        case .foundation: return try makeJSONEncoder().encode(value)
+        if engine == .foundation, nilEncoding == .omit, !writesDecimalsAsStrings {
+            return try makeJSONEncoder().encode(value)
         }
+        // Sorted or indented output needs the whole tree; compact output is written as the model encodes it.
+        guard writing.isEmpty else { return try encodeJSON(value).data(options: writing) }
+        return try JSONByteEncoder.encode(value, coding: self)
     }
 
     /// Encodes a model as a ``JSON`` value (in the order the model encodes its keys).

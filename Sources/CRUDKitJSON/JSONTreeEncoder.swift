@@ -229,6 +229,14 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func boxDouble(_ value: Double, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+        try Self.boxDouble(value, at: path())
+    }
+
+    func boxFloat(_ value: Float, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+        try Self.boxFloat(value, at: path())
+    }
+
+    static func boxDouble(_ value: Double, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value,
@@ -237,17 +245,29 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         return .number(.double(value))
     }
 
-    func boxFloat(_ value: Float, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
+    static func boxFloat(_ value: Float, at path: @autoclosure () -> CodingPathNode) throws -> JSON {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value,
                 .init(codingPath: path().keys, debugDescription: "Unable to encode Float.\(value) directly in JSON."))
         }
-        // Through the shortest text of the Float, so 0.1 stays 0.1 (as JSONEncoder writes it).
-        return .number(.double(Double(value.description) ?? Double(value)))
+        return .number(.double(widened(value)))
     }
 
+    /// The double a Float is written as: through the Float's shortest text, so 0.1 stays 0.1 (as JSONEncoder
+    /// writes it).
+    static func widened(_ value: Float) -> Double { Double(value.description) ?? Double(value) }
+
     private func boxDate(_ date: Date, at path: CodingPathNode) throws -> JSON {
+        try Self.boxDate(date, dates: dates, at: path)
+    }
+
+    private func boxDecimal(_ decimal: Decimal, at path: CodingPathNode) throws -> JSON {
+        try Self.boxDecimal(decimal, asString: writesDecimalsAsStrings, at: path)
+    }
+
+    /// A date as `dates` writes it (shared with ``JSONByteEncoder``).
+    static func boxDate(_ date: Date, dates: JSONCoding.DateCoding, at path: CodingPathNode) throws -> JSON {
         switch dates {
         case .iso8601, .iso8601WholeSeconds:
             let text =
@@ -267,15 +287,15 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     /// Every digit of the decimal, as `JSONEncoder` writes it (but a NaN decimal is refused, not written as `NaN`);
-    /// the same digits as a string when ``writesDecimalsAsStrings``.
-    private func boxDecimal(_ decimal: Decimal, at path: CodingPathNode) throws -> JSON {
+    /// the same digits as a string when `asString` (``writesDecimalsAsStrings``).
+    static func boxDecimal(_ decimal: Decimal, asString: Bool, at path: CodingPathNode) throws -> JSON {
         let text = decimal.description
         guard decimal.isFinite, let number = JSON.Number(validText: text) else {
             throw EncodingError.invalidValue(
                 decimal,
                 .init(codingPath: path.keys, debugDescription: "Unable to encode Decimal.nan directly in JSON."))
         }
-        return writesDecimalsAsStrings ? .string(text) : .number(number)
+        return asString ? .string(text) : .number(number)
     }
 }
 

@@ -3,6 +3,9 @@ import Foundation
 /// The byte-level JSON writer behind ``JSON/data(options:)``: appends UTF-8 to one growing buffer, copying runs
 /// of string bytes that need no escaping in one go. It does not recurse (an explicit stack holds the open arrays
 /// and objects), so any depth is written in constant stack space.
+///
+/// ``JSONByteEncoder`` writes models through the same primitives (strings, integers, doubles, whole values), so
+/// both paths escape and spell numbers alike.
 struct JSONWriter {
     private(set) var output: [UInt8] = []
     private let pretty: Bool
@@ -35,13 +38,9 @@ struct JSONWriter {
             case .number(.int(let integer)): writeInteger(integer)
             case .number(.literal(let literal)): literal.write(to: &output)
             case .number(.double(let double)):
-                if double.isFinite {
-                    output.append(contentsOf: double.description.utf8)
-                } else if lenient {
-                    output.append(contentsOf: JSON.Number.double(double).description.utf8)
-                } else {
-                    throw JSONError.writing(.nonFiniteNumber(path: Self.path(of: frames)))
-                }
+                guard !writeFinite(double) else { break }
+                guard lenient else { throw JSONError.writing(.nonFiniteNumber(path: Self.path(of: frames))) }
+                output.append(contentsOf: JSON.Number.double(double).description.utf8)
             case .string(let string): writeString(string)
             case .array(let values):
                 if values.isEmpty {
@@ -113,8 +112,34 @@ struct JSONWriter {
     }
 
     @inline(__always)
-    private mutating func appendASCII(_ text: StaticString) {
+    mutating func appendASCII(_ text: StaticString) {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends one byte (a bracket, a comma, a colon).
+    @inline(__always)
+    mutating func append(_ byte: UInt8) { output.append(byte) }
+
+    /// Appends bytes written before (a key already escaped and quoted).
+    @inline(__always)
+    mutating func append(_ bytes: [UInt8]) { output.append(contentsOf: bytes) }
+
+    /// Writes a finite double in its shortest round-trip form; `false` (nothing written) for NaN or an infinity.
+    @inline(__always)
+    mutating func writeFinite(_ double: Double) -> Bool {
+        guard double.isFinite else { return false }
+        output.append(contentsOf: double.description.utf8)
+        return true
+    }
+
+    /// Writes a number that is not a double (an `Int64`, or the exact digits of a literal).
+    mutating func writeNumber(_ number: JSON.Number) -> Bool {
+        switch number {
+        case .int(let integer): writeInteger(integer)
+        case .literal(let literal): literal.write(to: &output)
+        case .double(let double): return writeFinite(double)
+        }
+        return true
     }
 
     private mutating func newline(_ indent: Int) {
@@ -122,7 +147,7 @@ struct JSONWriter {
         for _ in 0..<indent * 2 { output.append(UInt8(ascii: " ")) }
     }
 
-    private mutating func writeInteger(_ value: Int64) {
+    mutating func writeInteger(_ value: Int64) {
         if value >= 0, value < 10 {
             output.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -140,7 +165,7 @@ struct JSONWriter {
         }
     }
 
-    private mutating func writeString(_ string: String) {
+    mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         var text = string
         text.withUTF8 { bytes in
