@@ -220,7 +220,21 @@ final class JSONByteEncoder: Encoder {
     // MARK: - Values
 
     /// Writes any `Encodable` at the current position (a member's or element's key is written already).
+    ///
+    /// Any error on the way (a date or decimal that cannot be written, a model's own error) marks the encoder
+    /// failed before it leaves: a model may catch it and go on, and the key or comma already written must not
+    /// stay in the output (the tree encoder, run again from the root, leaves the member out).
     func box<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+        do {
+            try boxUnguarded(value, key: key)
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    /// ``box(_:key:)`` without marking the encoder failed on an error.
+    private func boxUnguarded<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
         if T.self == JSON.self, let json = value as? JSON { return try writeJSON(json) }
         if T.self == Date.self, let date = value as? Date {
             return try writeJSON(JSONTreeEncoder.boxDate(date, dates: dates, at: .root))
