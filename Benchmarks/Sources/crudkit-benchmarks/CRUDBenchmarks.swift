@@ -42,7 +42,8 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     }
     let baselineList = try await nanosecondsPerIteration(iterations: listIterations) {
         let response = try await api.get("people") as HTTPResponse
-        sink &+= try api.configuration.conventions.coding.decode([BenchModel].self, from: response.body, at: "results").count
+        sink &+= try api.configuration.conventions.coding.decode([BenchModel].self, from: response.body, at: "results")
+            .count
     }
     met =
         report(
