@@ -3,7 +3,8 @@
 #
 #   .ci/surface.sh [NAME ...]   builds the library modules, extracts their public symbol graphs and prints: the public
 #                               symbol count per module, the public types, the members a `CRUDModel` conformer picks up
-#                               (the model protocols' members and extensions), and the overloads per name for the
+#                               (the model protocols' members and extensions), the symbols behind
+#                               `@_spi(TransportKit)` (counted apart), and the overloads per name for the
 #                               busiest names, the CRUD/API verbs and each NAME given.
 #   .ci/surface.sh --check      the same, then compares the figures with the committed budget
 #                               (.ci/surface-budget.json) and fails when any differs: a change that grows the surface
@@ -39,6 +40,10 @@ for module in "${modules[@]}"; do
     [[ -e "$MODULES_DIR/$module.swiftmodule" ]] || continue
     swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$MODULES_DIR" \
         -minimum-access-level public -skip-synthesized-members -output-dir "$work" >/dev/null
+    # The same with the `@_spi(TransportKit)` toolkit, counted apart (for transport authors, not app code).
+    mkdir -p "$work/spi"
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$MODULES_DIR" \
+        -minimum-access-level public -skip-synthesized-members -include-spi-symbols -output-dir "$work/spi" >/dev/null
 done
 arguments=()
 for argument in "$@"; do
@@ -48,4 +53,4 @@ for argument in "$@"; do
         arguments+=("$argument")
     fi
 done
-python3 Scripts/surface.py "$work" "${arguments[@]}"
+python3 Scripts/surface.py "$work" --spi "$work/spi" "${arguments[@]}"

@@ -15,6 +15,8 @@
 // A failed property stops the process with `fatalError` so libFuzzer records the input (this is a test harness,
 // not library code).
 
+@_spi(TransportKit) import CRUDKitCore
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 @testable import CRUDKitCore

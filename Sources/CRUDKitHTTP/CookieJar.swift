@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// An in-memory cookie jar that follows RFC 6265: stores what `Set-Cookie` answers carry and gives the matching
 /// `Cookie` header for a request. ``URLSessionTransport`` keeps one per transport (or the one its configuration
-/// names); a transport of your own uses ``store(setCookieHeaders:for:)`` after each response and
-/// ``cookieHeader(for:)`` before each request.
+/// names); a transport of your own uses `store(setCookieHeaders:for:)` after each response and
+/// `cookieHeader(for:)` before each request.
 ///
 /// The jar parses and matches cookies itself rather than through `HTTPCookieStorage`, which on Linux checks
 /// neither public suffixes nor IP addresses. What it refuses, so that no server can plant a cookie for another:
@@ -58,7 +58,7 @@ public struct CookieJar: Sendable, Hashable {
     /// The `Cookie` header value to send with a request to `url`; `nil` when no stored cookie matches.
     /// - Parameter url: The request's URL.
     /// - Returns: The header value, or `nil`.
-    public func cookieHeader(for url: URL) -> String? {
+    @_spi(TransportKit) public func cookieHeader(for url: URL) -> String? {
         header(for: url)
     }
 
@@ -68,7 +68,7 @@ public struct CookieJar: Sendable, Hashable {
     /// - Parameters:
     ///   - values: Each `Set-Cookie` field value as received (one cookie each).
     ///   - url: The URL of the request the response answered.
-    public func store(setCookieHeaders values: [String], for url: URL) {
+    @_spi(TransportKit) public func store(setCookieHeaders values: [String], for url: URL) {
         store(values, for: url, now: Date())
     }
 
@@ -207,7 +207,7 @@ public struct CookieJar: Sendable, Hashable {
     }
 
     /// Whether `value` may be sent as a header field value: no control character but tab, no DEL (the rule of
-    /// ``HTTPRequest/validate()``).
+    /// `HTTPRequest/validate()`).
     static func isValidFieldValue(_ value: String) -> Bool {
         value.utf8.allSatisfy { $0 == 9 || ($0 >= 32 && $0 != 127) }
     }

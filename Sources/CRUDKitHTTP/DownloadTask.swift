@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 /// A download to a file that can be paused, resumed and cancelled, byte-exact.
@@ -188,10 +188,10 @@ extension ResumableTransport {
     ///
     /// - Parameters:
     ///   - request: The request (usually a GET); `Accept-Encoding: identity` is set so byte ranges line up.
-    ///   - destination: Where the finished file goes, by the rules of ``PrivateFiles/moveIntoPlace(_:to:)``: a
+    ///   - destination: Where the finished file goes, by the rules of `PrivateFiles.moveIntoPlace(_:to:)`: a
     ///     regular file there is replaced atomically on success and only then; a directory or a symbolic link fails
     ///     the download before any byte is requested. When `nil`, a new owner-only file in CRUDKit's private
-    ///     directory (see ``PrivateFiles``), which the caller moves or removes.
+    ///     directory (see `PrivateFiles`), which the caller moves or removes.
     ///   - observer: Told the bytes received (resumed bytes included).
     /// - Returns: The running download.
     public func downloadTask(

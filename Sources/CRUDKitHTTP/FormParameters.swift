@@ -105,7 +105,7 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// The flattened `(name, value)` pairs before percent-encoding, such as `("person[name]", "Ada")`.
     ///
     /// - Parameter style: How lists are written.
-    public func flattened(style: ArrayStyle = .brackets) -> [(name: String, value: String)] {
+    @_spi(TransportKit) public func flattened(style: ArrayStyle = .brackets) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for field in fields { Self.flatten(field.value, name: field.name, style: style, into: &pairs) }
         return pairs
@@ -115,7 +115,7 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     ///
     /// - Parameter style: How lists are written.
     /// - Returns: Text ready for a URL's query or a form body.
-    public func percentEncoded(style: ArrayStyle = .brackets) -> String {
+    @_spi(TransportKit) public func percentEncoded(style: ArrayStyle = .brackets) -> String {
         flattened(style: style).map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }
             .joined(separator: "&")
     }
@@ -171,7 +171,7 @@ public struct FormParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// read as a space.
     /// - Parameter text: A query string or form body, without a leading `?`.
     /// - Returns: The pairs in order; a pair without `=` has an empty value.
-    public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
+    @_spi(TransportKit) public static func decodePairs(_ text: String) -> [(name: String, value: String)] {
         // Split on bytes, not Characters: an `&` or `=` followed by a combining mark is one Character with it.
         text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)

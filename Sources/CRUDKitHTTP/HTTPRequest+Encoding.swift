@@ -36,14 +36,16 @@ extension HTTPRequest {
     /// - Parameters:
     ///   - parameters: The fields.
     ///   - style: How lists are written.
-    public mutating func setFormBody(_ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets) {
+    @_spi(TransportKit) public mutating func setFormBody(
+        _ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets
+    ) {
         body = .data(Data(parameters.percentEncoded(style: style).utf8))
         headers["Content-Type"] = "application/x-www-form-urlencoded"
     }
 
     /// Sets the body to `form`, held in memory (file parts are read now), with its multipart `Content-Type`.
     ///
-    /// For large files use ``MultipartForm/withTemporaryBody(_:)``, which streams the parts through a temporary
+    /// For large files use `MultipartForm/withTemporaryBody(_:)`, which streams the parts through a temporary
     /// file instead.
     /// - Parameter form: The form.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part name, file name or
@@ -65,8 +67,9 @@ extension HTTPRequest {
     ///   - parameters: The fields to add; nothing changes when empty.
     ///   - style: How lists are written.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the URL cannot hold a query.
-    public mutating func appendQuery(_ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets) throws
-    {
+    @_spi(TransportKit) public mutating func appendQuery(
+        _ parameters: FormParameters, style: FormParameters.ArrayStyle = .brackets
+    ) throws {
         let encoded = parameters.percentEncoded(style: style)
         guard !encoded.isEmpty else { return }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {

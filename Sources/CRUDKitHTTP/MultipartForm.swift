@@ -95,8 +95,8 @@ public struct MultipartForm: Sendable, Hashable {
         parts.append(Part(name: name, filename: filename, contentType: contentType, content: .data(data)))
     }
 
-    /// Appends a file read from disk while the body is written (never loaded whole by ``write(to:)`` or
-    /// ``withTemporaryBody(_:)``).
+    /// Appends a file read from disk while the body is written (never loaded whole by `write(to:)` or
+    /// `withTemporaryBody(_:)`).
     ///
     /// - Parameters:
     ///   - name: The field name.
@@ -127,7 +127,7 @@ public struct MultipartForm: Sendable, Hashable {
     /// The number of bytes the encoded body will have.
     ///
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part is invalid.
-    public func encodedLength() throws -> Int {
+    @_spi(TransportKit) public func encodedLength() throws -> Int {
         var length = 0
         try encode {
             length += $0.count
@@ -140,7 +140,7 @@ public struct MultipartForm: Sendable, Hashable {
     /// The whole body in memory (file parts are read now): for small forms.
     ///
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or a part is invalid.
-    public func encodedData() throws -> Data {
+    @_spi(TransportKit) public func encodedData() throws -> Data {
         var data = Data()
         try encode { data.append($0) }
         return data
@@ -153,7 +153,7 @@ public struct MultipartForm: Sendable, Hashable {
     /// replaced atomically keeping its mode, a directory or a symbolic link is refused and left as it is.
     /// - Parameter url: The file to create or replace.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a file cannot be read or written, or a part is invalid.
-    public func write(to url: URL) throws {
+    @_spi(TransportKit) public func write(to url: URL) throws {
         try PrivateFiles.checkDestination(url)
         let partial = PrivateFiles.partialFile(for: url)
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -175,12 +175,14 @@ public struct MultipartForm: Sendable, Hashable {
     ///
     /// A form with file parts is written to a temporary file first and passed as ``HTTPBody/file(_:)`` (so a
     /// 50 MB video is streamed from disk, not loaded); the file is owner-only in CRUDKit's private directory (see
-    /// ``PrivateFiles``) and removed when `body` returns or throws.
+    /// `PrivateFiles`) and removed when `body` returns or throws.
     /// A form of in-memory parts only is passed as ``HTTPBody/data(_:)``.
     /// - Parameter body: Sends the request; retries inside it can re-send the same body.
     /// - Returns: What `body` returns.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the body cannot be written; what `body` throws.
-    public func withTemporaryBody<Result>(_ body: (HTTPBody) async throws -> Result) async throws -> Result {
+    @_spi(TransportKit) public func withTemporaryBody<Result>(
+        _ body: (HTTPBody) async throws -> Result
+    ) async throws -> Result {
         guard hasFileParts else { return try await body(.data(try encodedData())) }
         let (url, handle) = try PrivateFiles.create("multipart")
         defer { try? FileManager.default.removeItem(at: url) }

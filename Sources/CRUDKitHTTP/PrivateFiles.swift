@@ -24,7 +24,7 @@ import Musl
 /// user's own; a new file (or one replacing another user's) stays `0600`; a directory, a symbolic link or any other kind of file is refused and left as it is.
 ///
 /// The AsyncHTTPClient adapter uses the same entry points, so both transports give the same guarantees.
-public enum PrivateFiles {
+@_spi(TransportKit) public enum PrivateFiles {
     /// The private directory once made (and the exit hook registered).
     private static let made = Locked<URL?>(nil)
 

@@ -15,7 +15,7 @@ import Foundation
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
 ///   (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `Api-Key`, `X-Auth-Token`, `X-Access-Token`,
-///   `X-CSRF-Token`, `X-XSRF-Token`), every header whose name names a secret by `Redaction.defaultSecretNames`
+///   `X-CSRF-Token`, `X-XSRF-Token`), every header whose name names a secret by `Redaction.standard.secretNames`
 ///   (`X-Tenant-Secret`, `X-Custom-Auth`, `X-Session-Id`), and those the request names in
 ///   ``HTTPRequest/sensitiveHeaderNames`` (the headers the API's ``Redaction`` hides and a `TokenRefresher`'s
 ///   header).
@@ -23,7 +23,7 @@ import Foundation
 ///   (``nextRequest(after:to:resendingBodyAcrossOrigins:)``); by default the redirect response is returned as the
 ///   final response, so a body is never sent to a host it was not addressed to.
 /// - Other statuses, a missing `Location`, or a location that is not http(s) end the chain with that response.
-public enum RedirectPolicy {
+@_spi(TransportKit) public enum RedirectPolicy {
     /// The headers never sent to another origin, whatever the request says: the standard credential headers and
     /// the common API-key and token headers.
     package static let credentialHeaders = [
@@ -36,7 +36,7 @@ public enum RedirectPolicy {
 
     /// Whether header `name` of `request` carries a credential: one of ``credentialHeaders``, one the request
     /// marks in ``HTTPRequest/sensitiveHeaderNames``, or one whose name names a secret by
-    /// `Redaction.defaultSecretNames` (`X-Tenant-Secret`, `X-Session-Id`), whatever prepared the request. Such a
+    /// `Redaction.standard.secretNames` (`X-Tenant-Secret`, `X-Session-Id`), whatever prepared the request. Such a
     /// header never goes to another origin, and the response cache keeps users apart by it.
     package static func carriesCredential(_ name: String, in request: HTTPRequest) -> Bool {
         let lowered = name.lowercased()

@@ -28,7 +28,7 @@ public protocol ResumableTransport: Transport {
     ///   - head: Told every 2xx response head (without body) before any byte is written, even a `206` the
     ///     transport then refuses.
     /// - Returns: The response; its body is empty when it went to `file`.
-    /// - Throws: ``CRUDError``; a `206` that does not start where asked is a ``CRUDError/transport(underlying:)``.
+    /// - Throws: ``CRUDError``; a `206` that does not start where asked is a `CRUDError/transport(underlying:)`.
     func receive(
         _ request: HTTPRequest, into file: URL, continuingAt offset: Int64, observer: TransferObserver,
         head: @escaping @Sendable (HTTPResponse) -> Void

@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 /// The glue around a ``ResumeStateMachine``: the one pause/resume mechanism of `RequestHandle` and ``DownloadTask``.

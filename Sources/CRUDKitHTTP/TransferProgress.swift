@@ -6,7 +6,7 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     public var expectedBytes: Int64?
 
     /// Creates a progress value.
-    public init(completedBytes: Int64, expectedBytes: Int64?) {
+    @_spi(TransportKit) public init(completedBytes: Int64, expectedBytes: Int64?) {
         self.completedBytes = completedBytes
         self.expectedBytes = expectedBytes
     }
@@ -42,10 +42,10 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
 /// let response = try await transport.send(request, observer: observer)
 /// ```
 public struct TransferObserver: Sendable {
-    /// Called as the request body is sent.
-    public var upload: (@Sendable (TransferProgress) -> Void)?
-    /// Called as the response body arrives.
-    public var download: (@Sendable (TransferProgress) -> Void)?
+    /// Called as the request body is sent (read by transports).
+    @_spi(TransportKit) public var upload: (@Sendable (TransferProgress) -> Void)?
+    /// Called as the response body arrives (read by transports).
+    @_spi(TransportKit) public var download: (@Sendable (TransferProgress) -> Void)?
 
     /// Creates an observer; either closure may be left out.
     public init(
@@ -71,7 +71,7 @@ public struct TransferObserver: Sendable {
 /// let progress = TransferProgress(completedBytes: received, expectedBytes: total)
 /// if throttle.admit(progress, now: DispatchTime.now().uptimeNanoseconds) { observer.download?(progress) }
 /// ```
-public struct ProgressThrottle: Sendable {
+@_spi(TransportKit) public struct ProgressThrottle: Sendable {
     /// The shortest time between two reports that are not the first or the final one, in nanoseconds (50 ms).
     package static let minimumInterval: UInt64 = 50_000_000
     /// The smallest step between two reports when the total is unknown.

@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 #if canImport(FoundationNetworking)

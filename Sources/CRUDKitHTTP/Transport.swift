@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 /// Sends one request and returns its response: the seam between CRUDKit and the network.
@@ -8,7 +8,7 @@ import Foundation
 /// downloads to a file have default implementations built on it.
 ///
 /// A transport throws ``CRUDError`` values: ``CRUDError/cancelled`` when the calling task is cancelled,
-/// ``CRUDError/timedOut(_:)`` and ``CRUDError/transport(underlying:)`` for network failures. Any status,
+/// ``CRUDError/timedOut(_:)`` and `CRUDError/transport(underlying:)` for network failures. Any status,
 /// 4xx and 5xx included, is a response, not an error.
 public protocol Transport: Sendable {
     /// Sends `request` and returns the response, honouring the calling task's cancellation.

@@ -82,5 +82,5 @@ extension URLSessionTransport {
     }
 
     /// The CRUDKit version sent in the default `User-Agent`.
-    public static let libraryVersion = "0.1.0"
+    @usableFromInline package static let libraryVersion = "0.1.0"
 }

@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -24,7 +24,7 @@ extension URLSessionTransport {
         return .transport(underlying: error)
     }
 
-    /// The transport-neutral reason of a `URLError`: by its code (``TransportFailure/init(underlying:)``), except
+    /// The transport-neutral reason of a `URLError`: by its code (as `CRUDError.transport(underlying:)` reads one), except
     /// where FoundationNetworking on Linux files libcurl's failures under codes that say something else — an
     /// empty reply (`-1011`, "Empty reply from server") and a body cut short (`-1`, "transfer closed with … bytes
     /// remaining to read") are a lost connection, and a status line it cannot take, such as a status below 100

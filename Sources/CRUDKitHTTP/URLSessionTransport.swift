@@ -1,4 +1,4 @@
-import CRUDKitCore
+@_spi(TransportKit) import CRUDKitCore
 import Dispatch
 import Foundation
 
@@ -80,7 +80,7 @@ public final class URLSessionTransport: Transport {
 
     /// Sends `request`, following redirects, and returns the final response.
     ///
-    /// - Parameter request: The request; its headers are checked first (see ``HTTPRequest/validate()``).
+    /// - Parameter request: The request; its headers are checked first (see `HTTPRequest/validate()`).
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDError``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -101,7 +101,7 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` and streams a 2xx body into `destination` as it arrives (memory stays bounded).
     ///
     /// The file is written next to `destination` first (owner-only) and moved there on success, replacing a
-    /// regular file atomically (see ``PrivateFiles/moveIntoPlace(_:to:)``); a directory or a symbolic link at
+    /// regular file atomically (see `PrivateFiles.moveIntoPlace(_:to:)`); a directory or a symbolic link at
     /// `destination` is refused before the request is sent. On failure or cancellation nothing is left behind and
     /// an existing file is untouched. For other statuses the body is returned in the response and no file is made.
     /// - Parameters:

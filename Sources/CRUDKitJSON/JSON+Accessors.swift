@@ -5,7 +5,7 @@ import Foundation
 extension JSON {
     /// The value of `key` in an object; ``null`` when this is not an object or the key is absent.
     ///
-    /// Use ``value(forKey:)`` or ``attribute(_:as:)`` to tell an absent key from an explicit `null`.
+    /// Use `value(forKey:)` or ``attribute(_:as:)`` to tell an absent key from an explicit `null`.
     ///
     /// Setting a key on an object adds or replaces it; setting a key on ``null`` turns it into an object;
     /// setting a key on any other value does nothing.
@@ -48,7 +48,7 @@ extension JSON {
     /// says `null` (so `json.value(forKey: "name") != nil` asks whether the key is there).
     /// - Parameter key: The key to look up.
     /// - Returns: The value, or `nil` when there is none.
-    public func value(forKey key: String) -> JSON? {
+    package func value(forKey key: String) -> JSON? {
         guard case .object(let object) = self else { return nil }
         return object[key]
     }

@@ -94,7 +94,7 @@ extension JSON {
         /// - Parameter key: The key to look for.
         /// - Returns: Its position in ``members``.
         /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members.
-        public func index(forKey key: String) -> Int? {
+        package func index(forKey key: String) -> Int? {
             if let positions { return positions[key] }
             let length = key.utf8.count
             for position in storage.indices where Self.sameKey(storage[position].key, key, length: length) {
@@ -161,7 +161,7 @@ extension JSON {
         public var isEmpty: Bool { storage.isEmpty }
 
         /// The members as a dictionary (order is lost).
-        public var dictionary: [String: JSON] {
+        package var dictionary: [String: JSON] {
             Dictionary(storage.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         }
     }

@@ -13,7 +13,7 @@ extension JSON {
     /// - Parameter path: A key, or a dotted path such as `data.people` or `results[0]`.
     /// - Returns: The value there (which may be `null`).
     /// - Throws: ``JSONMappingError`` naming the first missing step.
-    public func unwrap(_ path: String) throws -> JSON {
+    package func unwrap(_ path: String) throws -> JSON {
         try unwrap(JSONPathComponent.parse(path))
     }
 

@@ -37,14 +37,6 @@ extension JSON {
     /// for a ``JSONRepresentable`` model (see ``JSONWritable``).
     /// - Parameter value: The value.
     public init(_ value: some JSONWritable) { self = value._jsonValue }
-
-    /// An array.
-    /// - Parameter values: The elements.
-    public init(_ values: [JSON]) { self = .array(values) }
-
-    /// An object with the members of a dictionary, in the dictionary's (unspecified) order.
-    /// - Parameter members: The members.
-    public init(_ members: [String: JSON]) { self = .object(Object(members)) }
 }
 
 // MARK: - Kinds
@@ -58,7 +50,7 @@ extension JSON {
 
     /// A short description of what this value is, used in error messages: `null`, `a Boolean true`,
     /// `a number 42`, `a string "forty"`, `an array of 3 elements`, `an object with 2 members`.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return "a Boolean \(value)"

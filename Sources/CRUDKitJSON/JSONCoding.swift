@@ -19,11 +19,11 @@ import Foundation
 /// let vapor = JSONCoding(convertsSnakeCase: false, dates: .iso8601WholeSeconds)   // the same as .vapor
 /// ```
 ///
-/// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree (the
-/// ``Engine/native`` engine), which is faster than `JSONDecoder` and gives the same values and the same
-/// `DecodingError`s (case and coding path; a number out of range for its type names its coding path, which
-/// `JSONDecoder` on Linux leaves empty). ``Engine/foundation`` uses `JSONDecoder`/`JSONEncoder` configured
-/// the same way (``makeJSONDecoder()``, ``makeJSONEncoder()``).
+/// Decoding parses the bytes with CRUDKit's parser and reads the models straight from the parsed tree, which is
+/// faster than `JSONDecoder` and gives the same values and the same `DecodingError`s (case and coding path; a
+/// number out of range for its type names its coding path, which `JSONDecoder` on Linux leaves empty). Code that
+/// needs Foundation's own coders gets them configured the same way from ``makeJSONDecoder()`` and
+/// ``makeJSONEncoder()``.
 public struct JSONCoding: Sendable, Hashable {
     /// How dates are read and written.
     public enum DateCoding: Sendable, Hashable {
@@ -52,8 +52,8 @@ public struct JSONCoding: Sendable, Hashable {
         case null
     }
 
-    /// Which implementation turns bytes into models and back.
-    public enum Engine: Sendable, Hashable {
+    /// Which implementation turns bytes into models and back (the library's own tests compare the two).
+    package enum Engine: Sendable, Hashable {
         /// CRUDKit's parser, tree decoder and writer (the default: fastest, ordered output).
         case native
         /// Foundation's `JSONDecoder` and `JSONEncoder`.
@@ -68,11 +68,12 @@ public struct JSONCoding: Sendable, Hashable {
     public var parsing: JSON.ParsingOptions
     /// How encoded bodies are laid out (default compact).
     public var writing: JSON.WritingOptions
-    /// Which implementation to use (default ``Engine/native``).
-    public var engine: Engine
+    /// Which implementation to use (default `.native`).
+    package var engine: Engine
     /// What a `nil` optional property becomes when encoding (default ``NilEncoding/omit``). CRUDKit sets it to
     /// ``NilEncoding/null`` for the body of a `PUT` (see `APIConventions.putNilEncoding`). With
-    /// ``NilEncoding/null`` the native encoder is used whatever ``engine`` says: `JSONEncoder` has no such option.
+    /// ``NilEncoding/null`` the native encoder is used even where ``makeJSONEncoder()``'s would be: `JSONEncoder`
+    /// has no such option.
     public var nilEncoding: NilEncoding
     /// Whether a `Decimal` property is written as a JSON string of its exact digits (`"123456789012345678.91"`)
     /// instead of a number (default `false`). A `Decimal` reads either form.
@@ -80,9 +81,8 @@ public struct JSONCoding: Sendable, Hashable {
     /// Django REST framework, Rails and FastAPI send decimal amounts as strings and read a JSON number as a
     /// `Double` before making it a decimal, so a number with more than 15 significant digits is rounded on the
     /// server: `123456789012345678.91` was stored as `123456789012345680.00` by DRF. Their conventions
-    /// (`APIConventions.djangoREST` and the others) set this. With `true` the native encoder is used whatever
-    /// ``engine`` says: `JSONEncoder` has no such option. (`JSONDecoder`, the ``Engine/foundation`` engine, reads a
-    /// `Decimal` only from a number; the native decoder reads both.)
+    /// (`APIConventions.djangoREST` and the others) set this. `JSONEncoder` has no such option, and `JSONDecoder`
+    /// reads a `Decimal` only from a number; CRUDKit's decoder reads both.)
     public var writesDecimalsAsStrings: Bool
 
     /// Settings; the defaults convert snake_case keys and use ISO-8601 dates.
@@ -91,7 +91,6 @@ public struct JSONCoding: Sendable, Hashable {
     ///   - dates: How dates are read and written.
     ///   - parsing: Parsing options.
     ///   - writing: Layout of encoded bodies.
-    ///   - engine: Which implementation to use.
     ///   - nilEncoding: What a `nil` optional property becomes when encoding.
     ///   - writesDecimalsAsStrings: Whether a `Decimal` is written as a string of its digits.
     public init(
@@ -99,7 +98,21 @@ public struct JSONCoding: Sendable, Hashable {
         dates: DateCoding = .iso8601,
         parsing: JSON.ParsingOptions = .default,
         writing: JSON.WritingOptions = [],
-        engine: Engine = .native,
+        nilEncoding: NilEncoding = .omit,
+        writesDecimalsAsStrings: Bool = false
+    ) {
+        self.init(
+            convertsSnakeCase: convertsSnakeCase, dates: dates, parsing: parsing, writing: writing, engine: .native,
+            nilEncoding: nilEncoding, writesDecimalsAsStrings: writesDecimalsAsStrings)
+    }
+
+    /// Settings with the implementation chosen: the library's tests run both engines side by side.
+    package init(
+        convertsSnakeCase: Bool = true,
+        dates: DateCoding = .iso8601,
+        parsing: JSON.ParsingOptions = .default,
+        writing: JSON.WritingOptions = [],
+        engine: Engine,
         nilEncoding: NilEncoding = .omit,
         writesDecimalsAsStrings: Bool = false
     ) {
@@ -150,7 +163,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// - Returns: The model.
     /// - Throws: ``JSONMappingError`` when the envelope key is missing, `DecodingError` when the model does not
     ///   match.
-    public func decode<T: Decodable>(_ type: T.Type, from json: JSON, at path: String = "") throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from json: JSON, at path: String = "") throws -> T {
         let components = JSONPathComponent.parse(path)
         let value = try json.unwrap(components)
         switch engine {
@@ -170,7 +183,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// Encodes a model as a request body.
     ///
     /// Compact output is written straight to bytes as the model encodes it; ``JSON/WritingOptions/sortedKeys`` and
-    /// ``JSON/WritingOptions/prettyPrinted`` build the ``JSON`` value first, as ``encodeJSON(_:)`` does.
+    /// ``JSON/WritingOptions/prettyPrinted`` build the ``JSON`` value first, as `encodeJSON(_:)` does.
     /// - Parameter value: The model.
     /// - Returns: UTF-8 JSON bytes.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
@@ -187,7 +200,7 @@ public struct JSONCoding: Sendable, Hashable {
     /// - Parameter value: The model.
     /// - Returns: The value.
     /// - Throws: `EncodingError` when a value cannot be encoded (such as a non-finite double).
-    public func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
+    package func encodeJSON<T: Encodable>(_ value: T) throws -> JSON {
         if nilEncoding == .null || writesDecimalsAsStrings {
             return try JSONTreeEncoder.encodeRoot(value, coding: self)
         }
@@ -199,7 +212,7 @@ public struct JSONCoding: Sendable, Hashable {
 
     // MARK: - Foundation equivalents
 
-    /// A `JSONDecoder` with these settings (the ``Engine/foundation`` engine).
+    /// A `JSONDecoder` with these settings.
     /// - Returns: A new decoder.
     public func makeJSONDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
@@ -222,7 +235,7 @@ public struct JSONCoding: Sendable, Hashable {
         return decoder
     }
 
-    /// A `JSONEncoder` with these settings (the ``Engine/foundation`` engine).
+    /// A `JSONEncoder` with these settings.
     /// - Returns: A new encoder.
     public func makeJSONEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -87,7 +87,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What was expected, in words: `a value`, `',' or ']'`, `a digit`.
-    public var expected: String {
+    package var expected: String {
         switch reason {
         case .unexpectedEnd(let expected), .unexpectedCharacter(let expected): return expected
         case .trailingComma: return "a value after ','"

@@ -3,7 +3,7 @@ import Foundation
 /// A document that parsed but did not have the shape a model expects: which key path, what was expected there
 /// and what was found.
 ///
-/// Thrown by ``JSONConvertible`` helpers such as ``JSON/required(_:as:)`` and by ``JSON/unwrap(_:)``; a
+/// Thrown by ``JSONConvertible`` helpers such as ``JSON/required(_:as:)`` and by `JSON/unwrap(_:)`; a
 /// Foundation `DecodingError` converts to the same triple with `init(_:in:)`.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -11,10 +12,10 @@ extension InMemoryBackend {
         /// Answers `status` (such as 503 or 429) without touching the data, with a `Retry-After` header of that
         /// many seconds when given, and the body `{"detail": "Injected failure."}`.
         case status(Int, retryAfter: Int? = nil)
-        /// Throws ``CRUDError/transport(underlying:)`` without touching the data, as when a connection drops
+        /// Throws `CRUDError/transport(underlying:)` without touching the data, as when a connection drops
         /// before the server reads the request.
         case dropConnection
-        /// Handles the request (a write is stored), then throws ``CRUDError/transport(underlying:)``: the answer
+        /// Handles the request (a write is stored), then throws `CRUDError/transport(underlying:)`: the answer
         /// is lost on the way back, so the client cannot know the write happened.
         case loseAnswer
     }
@@ -68,7 +69,7 @@ extension InMemoryBackend {
     /// Sets a hook awaited before each request is handled: make requests slow, or hold one until the test says.
     ///
     /// The hook runs outside the backend's lock, so requests can wait in it concurrently. An error it throws is
-    /// thrown by ``send(_:)`` (a ``CRUDError`` as is, others as ``CRUDError/transport(underlying:)``).
+    /// thrown by ``send(_:)`` (a ``CRUDError`` as is, others as `CRUDError/transport(underlying:)`).
     ///
     /// ```swift
     /// backend.setLatency { _ in try await Task.sleep(for: .milliseconds(20)) }

@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 extension InMemoryBackend {
@@ -8,7 +9,7 @@ extension InMemoryBackend {
     /// request is answered by a custom route or by the collection rules.
     /// - Parameter request: The request.
     /// - Returns: The answer, with `url` set to the request's URL.
-    /// - Throws: ``CRUDError/cancelled`` when the task is cancelled, ``CRUDError/transport(underlying:)`` for an
+    /// - Throws: ``CRUDError/cancelled`` when the task is cancelled, `CRUDError/transport(underlying:)` for an
     ///   injected dropped connection or lost answer, or what the latency hook or a custom route throws.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let recorded = recorder.record(request)

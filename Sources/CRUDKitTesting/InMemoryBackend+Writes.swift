@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 extension InMemoryBackend {

@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// A request a test double received, with accessors for what tests usually check.

@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// The parts of a request URL the test doubles route on: decoded path segments and decoded query pairs.

@@ -88,7 +88,7 @@ public struct StubResponse: Sendable {
 
     /// Throws `error` instead of answering, as a transport does when the network fails.
     ///
-    /// - Parameter error: The error to throw, usually ``CRUDError/transport(underlying:)`` or
+    /// - Parameter error: The error to throw, usually `CRUDError/transport(underlying:)` or
     ///   ``CRUDError/timedOut(_:)``.
     /// - Returns: The stub response.
     public static func failure(_ error: CRUDError) -> StubResponse { StubResponse(failure: error) }

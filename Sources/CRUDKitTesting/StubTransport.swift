@@ -96,7 +96,7 @@ public final class StubTransport: Transport {
     ///   - handler: Builds the answer; an error it throws is thrown by ``send(_:)`` as `URLSessionTransport`
     ///     reports it: a ``CRUDError`` as is, `URLError.timedOut` as ``CRUDError/timedOut(_:)`` (an idle timeout of
     ///     the request's `timeout`), `URLError.cancelled` and `CancellationError` as ``CRUDError/cancelled``,
-    ///     anything else wrapped in ``CRUDError/transport(underlying:)``.
+    ///     anything else wrapped in `CRUDError/transport(underlying:)`.
     /// - Returns: This transport, so routes can be chained.
     @discardableResult
     public func on(

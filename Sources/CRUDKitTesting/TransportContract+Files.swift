@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 // The checks of the files a transport writes: a partial download file and a paused GET's kept bytes are owner-only

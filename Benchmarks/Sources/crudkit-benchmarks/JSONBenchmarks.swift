@@ -129,7 +129,7 @@ func runJSONBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     let coding = JSONCoding.default
     let foundationDecoder = coding.makeJSONDecoder()
     let foundationEncoder = coding.makeJSONEncoder()
-    let tree = try coding.encodeJSON(people)
+    let tree = try JSON(encoding: people, coding: coding)
     let data = try tree.data()
     let megabytes = Double(data.count) / 1_000_000
     let iterations = options.smoke ? 1 : 3

@@ -1,5 +1,5 @@
 /// One of the five operations a model can offer; each may have a path of its own (see ``CRUDResource/path(for:)``).
-public enum CRUDOperation: String, Sendable, Hashable, CaseIterable {
+public enum CRUDOperation: Sendable, Hashable, CaseIterable {
     /// `POST /people`.
     case create
     /// `GET /people/{id}`.

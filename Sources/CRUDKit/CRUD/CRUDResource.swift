@@ -122,7 +122,7 @@ extension CRUDResource {
     func requireID(for operation: CRUDOperation) throws -> String {
         guard let id else {
             throw CRUDError.invalidRequest(
-                reason: "\(Self.self) has no id, and \(operation.rawValue) needs one for its path")
+                reason: "\(Self.self) has no id, and \(operation) needs one for its path")
         }
         return try Self.segment(for: id, operation: operation)
     }
@@ -132,7 +132,7 @@ extension CRUDResource {
         let text = id.description
         guard !text.isEmpty else {
             throw CRUDError.invalidRequest(
-                reason: "\(Self.self) has an empty id, and \(operation.rawValue) needs one for its path")
+                reason: "\(Self.self) has an empty id, and \(operation) needs one for its path")
         }
         return text
     }

@@ -20,7 +20,7 @@ import Foundation
 ///   (a `next` link spelled differently for the same page, `?x=1`, `?x=2`…, or a server that ignores the page
 ///   number), ends the walk; its items are not yielded again. A page with an item without id, or with one new id,
 ///   counts as new.
-/// - **Page cap:** at most ``PageSequence/maxPages`` pages (1,000, unless set
+/// - **Page cap:** at most 1,000 pages (unless set
 ///   with ``PageSequence/limited(toPages:)``) are fetched; a walk that would fetch one more fails with
 ///   ``CRUDError/invalidRequest(reason:)`` naming the cap and how to raise it.
 ///
@@ -39,7 +39,7 @@ public struct PageSequence<Model: Enumeratable>: AsyncSequence, Sendable {
     /// The first page's request.
     package let first: PageRequest
     /// The most pages a walk fetches; one more fails with ``CRUDError/invalidRequest(reason:)``.
-    public private(set) var maxPages: Int = PageSequence.defaultMaxPages
+    package private(set) var maxPages: Int = PageSequence.defaultMaxPages
 
     /// The page cap of a walk unless set with ``limited(toPages:)``: 1,000 pages.
     package static var defaultMaxPages: Int { 1_000 }

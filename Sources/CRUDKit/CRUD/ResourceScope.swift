@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// Where a model's operations go: which ``API``, and under which parent path.

@@ -36,7 +36,7 @@ public struct ServerErrorDetails: Sendable, Hashable {
     /// - Parameters:
     ///   - response: The failed response.
     ///   - shape: The shape to read; ``ServerErrorShape/automatic`` recognises each.
-    public init?(response: HTTPResponse, shape: ServerErrorShape = .automatic) {
+    package init?(response: HTTPResponse, shape: ServerErrorShape = .automatic) {
         guard !response.body.isEmpty, let json = try? JSON(data: response.body) else { return nil }
         self.init(json: json, shape: shape)
         if fieldErrors.isEmpty && messages.isEmpty { return nil }

@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import FoundationNetworking
 extension CRUDError {
     /// The ``CRUDError`` for an error thrown while sending: a `CRUDError` stays as it is, `CancellationError` and
     /// `URLError.cancelled` become ``cancelled``, `URLError.timedOut` becomes ``timedOut(_:)`` (idle, after
-    /// `timeout` seconds), and anything else ``transport(underlying:)``.
+    /// `timeout` seconds), and anything else `transport(underlying:)`.
     /// - Parameters:
     ///   - error: What the transport threw.
     ///   - timeout: The request's idle timeout, reported with a timeout.

@@ -31,7 +31,7 @@ extension Redaction {
         }
     }
 
-    /// `response` with its URL's secrets and its secret headers replaced by ``placeholder``.
+    /// `response` with its URL's secrets and its secret headers replaced by `placeholder`.
     private func redact(_ response: HTTPResponse) -> HTTPResponse {
         var redacted = response
         redacted.headers = redact(response.headers)

@@ -68,7 +68,7 @@ public enum CRUDError: Error, Sendable {
     ///
     /// Its descriptions hide secrets as those of an error with a response do: a decoding failure made by CRUDKit
     /// from a response keeps the credentials the request sent and the API's ``Redaction``, so a body that echoes the
-    /// request's token, API key or a secret query value shows ``Redaction/placeholder`` in their place. The body is
+    /// request's token, API key or a secret query value shows `Redaction/placeholder` in their place. The body is
     /// redacted before it is cut to the 200 bytes a description quotes, so no part of a secret is left at the cut.
     public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
         /// The path to the value that failed, such as `results[3].age`; empty for the document itself.
@@ -128,12 +128,12 @@ public enum CRUDError: Error, Sendable {
         }
     }
 
-    /// A ``transport(_:)`` error for the transport's own `error`, its reason read from it (see
-    /// ``TransportFailure/init(underlying:)``).
+    /// A ``transport(_:)`` error for the transport's own `error`, its reason read from it: a `URLError` (or an
+    /// error in `NSURLErrorDomain`) or a POSIX error by its code, anything else ``TransportFailure/Reason/other``.
     ///
     /// - Parameter underlying: The transport's error.
-    /// - Returns: `.transport(TransportFailure(underlying: underlying))`.
-    public static func transport(underlying: any Error) -> CRUDError {
+    /// - Returns: The error.
+    @_spi(TransportKit) public static func transport(underlying: any Error) -> CRUDError {
         .transport(TransportFailure(underlying: underlying))
     }
 

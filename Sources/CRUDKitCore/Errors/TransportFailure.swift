@@ -60,7 +60,7 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
     /// `NSURLErrorDomain`) or a POSIX error by its code, anything else ``Reason/other``.
     ///
     /// - Parameter underlying: The transport's own error.
-    public init(underlying: any Error) {
+    package init(underlying: any Error) {
         self.init(Self.reason(of: underlying), underlying: underlying)
     }
 

@@ -7,7 +7,7 @@ extension HTTPRequest {
     ///
     /// Transports call this before sending; call it yourself to fail early.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` naming the offending header or URL.
-    public func validate() throws {
+    @_spi(TransportKit) public func validate() throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else {
@@ -19,7 +19,7 @@ extension HTTPRequest {
         try validateHeaders()
     }
 
-    /// The header part of ``validate()``: names are tokens, values have no control characters.
+    /// The header part of `validate()`: names are tokens, values have no control characters.
     package func validateHeaders() throws {
         for field in headers {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {

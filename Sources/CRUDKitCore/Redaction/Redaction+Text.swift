@@ -5,7 +5,7 @@ extension Redaction {
     /// ordinary words and numbers.
     package static let minimumHiddenValueLength = 6
 
-    /// `text` with every secret it shows replaced by ``placeholder``: free text, a quoted body, a reason.
+    /// `text` with every secret it shows replaced by `placeholder`: free text, a quoted body, a reason.
     ///
     /// Hidden are
     /// - each of `values` (at least `minimumHiddenValueLength` (6) characters) wherever it appears: the credentials

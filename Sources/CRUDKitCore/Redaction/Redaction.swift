@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Hidden by default: the `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers, the user
 /// info of a URL (its password, or a user name standing alone, which is often a token), and the value of every
-/// header, query parameter, form field and JSON key whose name names a secret (see ``defaultSecretNames``). Add
+/// header, query parameter, form field and JSON key whose name names a secret (see ``secretNames``). Add
 /// your own secrets by name (compared ignoring case).
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public struct Redaction: Sendable, Hashable {
     /// What a hidden value is replaced by.
-    public static let placeholder = "REDACTED"
+    package static let placeholder = "REDACTED"
 
     /// The words that mark a name as naming a secret, with `-` and `_` removed and lower-cased.
     ///
@@ -23,8 +23,9 @@ public struct Redaction: Sendable, Hashable {
     /// and Google's `?key=`; `sig` hides an Azure SAS `?sig=`; `password` hides `password` and `new_password`.
     /// Two names ending in `key` carry no secret and stay visible: `Idempotency-Key` and `public_key`.
     ///
-    /// Extend it for your API: `Redaction(secretNames: Redaction.defaultSecretNames.union(["pin"]))`.
-    public static let defaultSecretNames: Set<String> = [
+    /// ``Redaction/standard``'s ``secretNames``; extend them for your API:
+    /// `Redaction(secretNames: Redaction.standard.secretNames.union(["pin"]))`.
+    @usableFromInline package static let defaultSecretNames: Set<String> = [
         "password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
         "authorization", "auth", "credential", "credentials", "cookie", "session", "sessionid", "signature", "key",
         "sig",
@@ -37,17 +38,23 @@ public struct Redaction: Sendable, Hashable {
     public let headerNames: Set<String>
     /// The query parameter names whose values are hidden, lower-cased, besides those whose name names a secret.
     public let queryParameterNames: Set<String>
-    /// The words that mark a header, query parameter, form field or JSON key as secret (see
-    /// ``defaultSecretNames``), lower-cased with `-` and `_` removed.
+    /// The words that mark a header, query parameter, form field or JSON key as secret, lower-cased with `-` and
+    /// `_` removed. A name names a secret when, lower-cased with `-` and `_` removed, it equals one of these words
+    /// or ends with one. The standard words (``Redaction/standard``'s) are `password`, `passwd`, `pwd`,
+    /// `passphrase`, `secret`, `token`, `apikey`, `accesskey`, `privatekey`, `authorization`, `auth`,
+    /// `credential(s)`, `cookie`, `session`, `sessionid`, `signature`, `key` and `sig`: so `token` hides
+    /// `access_token`, `X-Auth-Token` and `refreshToken`, `key` hides `api_key`, `X-API-Key` and Google's `?key=`,
+    /// `sig` an Azure SAS `?sig=`. Two names ending in `key` carry no secret and stay visible: `Idempotency-Key`
+    /// and `public_key`. Extend them: `Redaction(secretNames: Redaction.standard.secretNames.union(["pin"]))`.
     public let secretNames: Set<String>
-    /// Whether ``secretNames`` has words beyond ``defaultSecretNames`` (the ones a redirect cannot know of).
+    /// Whether ``secretNames`` has words beyond the standard ones (the ones a redirect cannot know of).
     package let addsSecretNames: Bool
 
     /// Hides the standard headers, names that name a secret, and the given secrets.
     /// - Parameters:
     ///   - headers: Header names to hide besides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
     ///   - queryParameters: Query parameter (and form field) names whose values are hidden.
-    ///   - secretNames: The words that mark any name as secret; ``defaultSecretNames`` unless given.
+    ///   - secretNames: The words that mark any name as secret; the standard words unless given.
     public init(
         headers: Set<String> = [], queryParameters: Set<String> = [],
         secretNames: Set<String> = Redaction.defaultSecretNames
@@ -61,7 +68,7 @@ public struct Redaction: Sendable, Hashable {
         addsSecretNames = !self.secretNames.isSubset(of: Self.defaultSecretNames)
     }
 
-    /// The standard headers and ``defaultSecretNames``.
+    /// The standard headers and secret words.
     public static let standard = Redaction()
 
     /// Whether `name` (a header, query parameter, form field or JSON key) names a secret: lower-cased with `-`
@@ -88,7 +95,7 @@ public struct Redaction: Sendable, Hashable {
         return queryParameterNames.contains(lowered) || namesSecret(lowered)
     }
 
-    /// `headers` with every secret value replaced by ``placeholder``, and secrets inside the other values (a
+    /// `headers` with every secret value replaced by `placeholder`, and secrets inside the other values (a
     /// `token=…` in a `Link` or `Content-Location` URL, a password in a URL) hidden as in text.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         redact(headers, alsoHiding: [])
@@ -105,12 +112,12 @@ public struct Redaction: Sendable, Hashable {
         return result
     }
 
-    /// The text of `url` with secret query values and its user info's secret replaced by ``placeholder``.
+    /// The text of `url` with secret query values and its user info's secret replaced by `placeholder`.
     public func redact(_ url: URL) -> String {
         redact(urlText: url.absoluteString)
     }
 
-    /// `text`, a URL, with secret query values and its user info's secret replaced by ``placeholder``.
+    /// `text`, a URL, with secret query values and its user info's secret replaced by `placeholder`.
     func redact(urlText text: String) -> String {
         let text = Self.hidingUserInfo(text)
         guard let question = text.firstIndex(of: "?") else { return text }
@@ -127,7 +134,7 @@ public struct Redaction: Sendable, Hashable {
         return String(text[...question]) + parts.joined(separator: "&") + String(text[end...])
     }
 
-    /// `text` with the secret of its user info replaced by ``placeholder``: the password of `user:secret@host`,
+    /// `text` with the secret of its user info replaced by `placeholder`: the password of `user:secret@host`,
     /// or the whole of `secret@host` (a user name standing alone is often a token).
     static func hidingUserInfo(_ text: String) -> String {
         guard let scheme = text.range(of: "://") else { return text }

@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 import Testing
 

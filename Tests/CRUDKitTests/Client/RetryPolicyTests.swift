@@ -43,7 +43,8 @@ import Testing
         let request = HTTPRequest(method: .get, url: testBase)
         let error = CRUDError.httpStatus(HTTPResponse(status: 500))
         func delays(_ seed: UInt64) -> [Duration] {
-            let policy = RetryPolicy(maxAttempts: 10, jitter: 0.5, maxTotalTime: nil, random: .seeded(seed))
+            var policy = RetryPolicy(maxAttempts: 10, jitter: 0.5, maxTotalTime: nil)
+            policy.random = .seeded(seed)
             return (1...5).compactMap {
                 policy.decision(for: request, failedWith: error, attempt: $0, elapsed: .zero, now: Date()).delay
             }

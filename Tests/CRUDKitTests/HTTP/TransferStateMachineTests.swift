@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import CRUDKit
-@testable import CRUDKitHTTP
+@_spi(TransportKit) @testable import CRUDKitHTTP
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

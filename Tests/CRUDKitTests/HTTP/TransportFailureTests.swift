@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 import Testing
 

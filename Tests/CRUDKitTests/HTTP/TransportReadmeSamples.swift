@@ -1,4 +1,6 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitCore
+@_spi(TransportKit) import CRUDKitHTTP
 import CRUDKitTesting
 import Foundation
 import Testing

@@ -60,7 +60,7 @@ import Testing
         }
         #expect(throws: JSONError.writing(.nonFiniteNumber(path: ""))) { try JSON(Double.nan).data() }
         #expect(throws: JSONError.writing(.nonFiniteNumber(path: "[1][0]"))) {
-            try JSON([1, [JSON(Double.nan)]]).data()
+            try JSON.array([1, [JSON(Double.nan)]]).data()
         }
         let error = JSONError.writing(.nonFiniteNumber(path: "a.b"))
         #expect(error.description == "cannot write a non-finite number at `a.b`")

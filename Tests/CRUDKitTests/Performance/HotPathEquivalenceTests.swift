@@ -1,4 +1,4 @@
-import CRUDKitHTTP
+@_spi(TransportKit) import CRUDKitHTTP
 import CRUDKitTesting
 import Foundation
 import Testing

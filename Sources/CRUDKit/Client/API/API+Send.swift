@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 extension API {
@@ -58,7 +59,7 @@ extension API {
     /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when the API's middleware has
     /// an ``IdempotencyKeyMiddleware``, the timeout.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
-    ///   with CR/LF (see ``HTTPRequest/validate()``).
+    ///   with CR/LF (see `HTTPRequest/validate()`).
     public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let built = try buildHTTPRequest(request)
         guard configuration.middleware.contains(where: { $0 is IdempotencyKeyMiddleware }) else { return built }

@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// Builds request URLs under a base URL, percent-encoding every path segment and query component: what

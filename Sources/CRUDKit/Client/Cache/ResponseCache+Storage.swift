@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 extension ResponseCache {

@@ -1,3 +1,5 @@
+@_spi(TransportKit) import CRUDKitCore
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// What a ``RequestHandle`` steers: whether its request may go on the wire, the read attempt it cancels to pause,
@@ -10,7 +12,7 @@ package final class HandleControl: Sendable {
     /// The pause/resume mechanism shared with ``DownloadTask``.
     private let driver: ResumeDriver
     /// Where a `GET`'s body goes as it arrives, so a pause keeps it: a name in CRUDKit's private directory, which
-    /// the transport creates owner-only (see ``PrivateFiles``); why not when the directory cannot be made.
+    /// the transport creates owner-only (see `PrivateFiles`); why not when the directory cannot be made.
     private let file: Result<URL, CRUDError>
 
     init(paused: Bool) {

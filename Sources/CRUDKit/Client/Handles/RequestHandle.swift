@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitCore
 import Foundation
 
 /// A request in flight that can be paused, resumed and cancelled: ``pause()``, ``resume()`` and ``cancel()``.
@@ -9,7 +10,7 @@ import Foundation
 ///   own stays the frame) with `If-Range` carrying that answer's strong `ETag` (or strong `Last-Modified`). The
 ///   answer is appended only when it is a `206` with the same validator and exactly the range and total asked for;
 ///   another validator (or a weak or missing one), or any status but `206`, starts over from byte 0, and a `206`
-///   with the same validator but other bytes fails with ``CRUDError/transport(underlying:)`` saying why. The body
+///   with the same validator but other bytes fails with `CRUDError/transport(underlying:)` saying why. The body
 ///   you get is exactly the server's, with its status and `Content-Range` (a `206` stays a `206`). Keeping the
 ///   bytes needs a ``ResumableTransport`` (``URLSessionTransport`` and `AsyncHTTPClientTransport` are); over any
 ///   other transport the `GET` starts over. Such a `GET` is sent with `Accept-Encoding: identity` and skips the
@@ -35,7 +36,7 @@ public final class RequestHandle<Value: Sendable>: Sendable {
 
     let control: HandleControl
 
-    /// The file the request's `GET` body goes to, so a pause keeps it (see ``PrivateFiles``).
+    /// The file the request's `GET` body goes to, so a pause keeps it (see `PrivateFiles`).
     package var keptFile: URL? { control.keptFile }
     private let task: Task<Value, any Error>
     private let callbackQueue: DispatchQueue?

@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// The standard stage that lets identical reads in flight share one exchange with the server; a write, once

@@ -1,3 +1,5 @@
+@_spi(TransportKit) import CRUDKitCore
+
 /// A ``Middleware`` made of a closure, for the cases that need no type of their own.
 ///
 /// ```swift
@@ -15,7 +17,7 @@ public struct ClosureMiddleware: Middleware {
     private let body: @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws -> HTTPResponse
 
     /// Creates a middleware named `name` that runs `body`.
-    public init(
+    package init(
         _ name: MiddlewareName,
         _ body:
             @escaping @Sendable (HTTPRequest, MiddlewareContext, @escaping MiddlewareNext) async throws

@@ -24,7 +24,7 @@ public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) asy
 /// ```
 ///
 /// Errors should be ``CRUDError``s: any other error is reported to the caller as
-/// ``CRUDError/transport(underlying:)``.
+/// `CRUDError/transport(underlying:)`.
 public protocol Middleware: Sendable {
     /// The name that `insert(_:before:)`, `insert(_:after:)` and
     /// `removeAll(named:)` find this middleware by; by default the type's name.

@@ -108,7 +108,7 @@ package struct MiddlewareChain: Sendable {
 
 extension API {
     /// Sends `request` through the chain: the request's own middleware, the API's, then the transport.
-    /// - Throws: ``CRUDError`` (another error a middleware throws becomes ``CRUDError/transport(underlying:)``).
+    /// - Throws: ``CRUDError`` (another error a middleware throws becomes `CRUDError/transport(underlying:)`).
     package func run(
         _ request: HTTPRequest,
         middleware: [any Middleware] = [],

@@ -85,7 +85,4 @@ public struct MiddlewareContext: Sendable {
 
     /// A name for the operation, for logs and metrics: method and URL path, such as `GET /v1/people/12`.
     public var operationID: String { originalRequest.method.rawValue + " " + originalRequest.url.path }
-
-    /// The handler of the chain's ``LoggingMiddleware``; `nil` when nothing is logged.
-    public var logHandler: LogHandler? { call.logging?.stage.handler }
 }

@@ -1,18 +1,19 @@
-/// Where retry jitter comes from: the system's random numbers, or a seeded sequence that repeats in tests.
-public struct RandomSource: Sendable {
+/// Where retry jitter comes from: the system's random numbers, or a seeded sequence that repeats in the library's
+/// tests. (A caller who needs repeatable waits sets ``RetryPolicy/jitter`` to 0.)
+package struct RandomSource: Sendable {
     private let next: @Sendable () -> Double
 
     /// Creates a source from a closure returning numbers in `0..<1`.
-    public init(_ next: @escaping @Sendable () -> Double) { self.next = next }
+    package init(_ next: @escaping @Sendable () -> Double) { self.next = next }
 
     /// A number in `0..<1`.
     package func nextUnit() -> Double { min(max(next(), 0), 0.999_999_999) }
 
     /// The system's random number generator.
-    public static let system = RandomSource { Double.random(in: 0..<1) }
+    package static let system = RandomSource { Double.random(in: 0..<1) }
 
     /// A repeatable sequence (SplitMix64) for tests: the same seed gives the same jitter.
-    public static func seeded(_ seed: UInt64) -> RandomSource {
+    package static func seeded(_ seed: UInt64) -> RandomSource {
         let state = Locked(seed)
         return RandomSource {
             let value = state.withLock { state -> UInt64 in

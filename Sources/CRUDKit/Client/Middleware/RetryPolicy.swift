@@ -45,8 +45,9 @@ public struct RetryPolicy: Sendable {
     public var retriesTransportErrors: Bool
     /// Whether timeouts (``CRUDError/timedOut(_:)``) are retried.
     public var retriesTimeouts: Bool
-    /// Where the jitter comes from; ``RandomSource/seeded(_:)`` makes it repeatable.
-    public var random: RandomSource
+    /// Where the jitter comes from (the system's random numbers; the library's tests seed it). Set ``jitter`` to 0
+    /// for repeatable waits.
+    package var random: RandomSource = .system
     /// Asked first about every failed attempt (the request sent, its error, the chain's context): its
     /// ``RetryDecision/fail(_:)`` fails at once with that error, its ``RetryDecision/retry(after:)`` retries, and its
     /// ``RetryDecision/doNotRetry`` leaves the decision to the rules above; `nil` for the rules alone.
@@ -64,7 +65,6 @@ public struct RetryPolicy: Sendable {
     ///   - retryAfterStatuses: The statuses whose `Retry-After` is honoured.
     ///   - retriesTransportErrors: Whether network failures are retried.
     ///   - retriesTimeouts: Whether timeouts are retried.
-    ///   - random: The source of the jitter.
     ///   - decide: Asked first about every failure (see ``decide``).
     public init(
         maxAttempts: Int = 3,
@@ -77,7 +77,6 @@ public struct RetryPolicy: Sendable {
         retryAfterStatuses: Set<Int> = [429, 503],
         retriesTransportErrors: Bool = true,
         retriesTimeouts: Bool = true,
-        random: RandomSource = .system,
         decide: (@Sendable (HTTPRequest, CRUDError, MiddlewareContext) async -> RetryDecision)? = nil
     ) {
         self.maxAttempts = maxAttempts
@@ -90,7 +89,6 @@ public struct RetryPolicy: Sendable {
         self.retryAfterStatuses = retryAfterStatuses
         self.retriesTransportErrors = retriesTransportErrors
         self.retriesTimeouts = retriesTimeouts
-        self.random = random
         self.decide = decide
     }
 
@@ -110,7 +108,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The back-off wait after the failure of attempt `attempt` (from 1), before jitter, capped at ``maxDelay``.
-    public func backoff(afterAttempt attempt: Int) -> Duration {
+    package func backoff(afterAttempt attempt: Int) -> Duration {
         let factor = pow(multiplier, Double(max(attempt - 1, 0)))
         let seconds = min(initialDelay.seconds * factor, maxDelay.seconds)
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
@@ -124,7 +122,7 @@ public struct RetryPolicy: Sendable {
     ///   - elapsed: The time since the first attempt started.
     ///   - now: The current date, for `Retry-After` dates.
     /// - Returns: ``RetryDecision/retry(after:)`` or ``RetryDecision/doNotRetry``.
-    public func decision(
+    package func decision(
         for request: HTTPRequest,
         failedWith error: CRUDError,
         attempt: Int,

@@ -13,7 +13,7 @@ extension HTTPRequest {
     /// //   -H 'Content-Type: application/json' \
     /// //   --data-binary '{"firstName":"Ada"}'
     /// ```
-    /// - Parameter redaction: What to hide; the standard headers and ``Redaction/defaultSecretNames`` unless
+    /// - Parameter redaction: What to hide; the standard headers and secret words unless
     ///   replaced are always hidden.
     /// - Returns: A command that can be pasted into a POSIX shell.
     public func cURLDescription(redacting redaction: Redaction = .standard) -> String {

@@ -1,3 +1,4 @@
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// The body of a ``Request``, encoded when the request is built, with the API's JSON encoder where needed.

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import CRUDKit
+@_spi(TransportKit) import CRUDKitCore
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// Counts the bytes of one direction of a transfer and tells an observer through a ``CRUDKit/ProgressThrottle``.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 import NIOCore
 import NIOHTTP1

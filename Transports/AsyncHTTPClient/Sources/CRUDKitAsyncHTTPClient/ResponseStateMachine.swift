@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CRUDKit
+@_spi(TransportKit) import CRUDKitHTTP
 import Foundation
 
 /// The state of one response of an ``AsyncHTTPClientTransport`` exchange, as a value.
