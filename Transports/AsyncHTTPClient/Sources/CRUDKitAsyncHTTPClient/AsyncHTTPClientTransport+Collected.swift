@@ -19,13 +19,19 @@ extension AsyncHTTPClientTransport {
         let watchdog = IdleWatchdog(
             idle: Self.nanoseconds(idle), deadline: deadline.uptimeNanoseconds, sweeper: sweeper)
         let task: HTTPClient.Task<HTTPResponse>
+        let concurrent = collecting.withLockedValue { count in
+            count += 1
+            return count
+        }
+        defer { collecting.withLockedValue { $0 -= 1 } }
         do {
             try Task.checkCancellation()
             let collector = ResponseCollector(
                 request: request, transport: self, deadline: deadline, limit: limit, watchdog: watchdog)
             task = client.execute(
-                request: try delegateRequest(request), delegate: collector, eventLoop: .indifferent, deadline: nil,
-                logger: nil)
+                request: try delegateRequest(request), delegate: collector,
+                eventLoop: concurrent <= Self.sameLoopLimit ? .delegate(on: sweeper.eventLoop) : .indifferent,
+                deadline: nil, logger: nil)
         } catch {
             throw failure(error, of: request, limit: limit)
         }
@@ -41,6 +47,15 @@ extension AsyncHTTPClientTransport {
             throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
         }
     }
+
+    /// The most answers collected at once that all prefer one event loop (the sweeper's).
+    ///
+    /// AsyncHTTPClient hands every part of an answer from the connection's event loop to the delegate's, waking that
+    /// thread when the two differ; a delegate on a loop of its own (`.indifferent`) meets an idle connection on another
+    /// loop half the time when few requests are in flight (a sequential caller has one connection). Preferring one
+    /// loop while few are in flight keeps their connections, made there, on the same loop as their delegate; more
+    /// at once are spread over every loop.
+    static let sameLoopLimit = 4
 
     /// The request for AsyncHTTPClient's delegate API: the URL as it is (not spelled out and parsed again), the
     /// method, the headers (see ``fields(of:fileBound:)``) and the bytes of the body.

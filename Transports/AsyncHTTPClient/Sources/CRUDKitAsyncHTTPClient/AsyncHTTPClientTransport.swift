@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CRUDKit
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -31,6 +32,8 @@ public final class AsyncHTTPClientTransport: Transport {
     let cookies = CookieJar()
     /// The one timer behind every exchange's idle timeout.
     let sweeper: IdleSweeper
+    /// The answers being collected on AsyncHTTPClient's event loops (see `collected(_:deadline:limit:idle:)`).
+    let collecting = NIOLockedValueBox(0)
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
