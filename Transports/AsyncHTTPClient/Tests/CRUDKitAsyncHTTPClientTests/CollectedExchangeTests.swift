@@ -4,6 +4,8 @@ import CRUDKitTesting
 import Foundation
 import Testing
 
+@testable import CRUDKitAsyncHTTPClient
+
 /// The path of `api.get`: a request sent whole whose answer is kept in memory, read on AsyncHTTPClient's event loop
 /// without a task of its own. Its one watchdog keeps the idle time and the deadline over the head and the body; the
 /// size limit and cancellation end the body mid-way.
@@ -75,6 +77,36 @@ import Testing
         let response = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("small")))
         #expect(response.status == 200)
         #expect(response.body == Data("ok".utf8))
+        try await transport.shutdown()
+    }
+
+    /// Many answers collected at once (past `sameLoopLimit`, so spread over every event loop, with fewer connections
+    /// than requests) each get their own body, and the count of answers being collected is back to zero after
+    /// them and after a failed one.
+    @Test func manyAtOnceEachGetTheirOwnAnswer() async throws {
+        let server = LoopbackServer(synchronousHandler: { request in
+            .response(HTTPResponse(status: 200, body: Data(request.path.utf8)))
+        })
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 4))
+        let base = server.baseURL
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let response = try await transport.send(
+                        HTTPRequest(url: base.appendingPathComponent("item/\(index)")))
+                    #expect(response.body == Data("/item/\(index)".utf8))
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(transport.collecting.withLockedValue { $0 } == 0)
+        let refused = await #expect(throws: CRUDError.self) {
+            try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:1/x")!))
+        }
+        #expect(refused != nil)
+        #expect(transport.collecting.withLockedValue { $0 } == 0)
         try await transport.shutdown()
     }
 }
