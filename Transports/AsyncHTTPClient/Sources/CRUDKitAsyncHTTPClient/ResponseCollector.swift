@@ -55,7 +55,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 observer: .none, destination: nil, appending: nil)
             // Room for the declared length up front (within the limit, and at most 1 MiB before any byte arrived):
             // a small body's pieces are copied in once.
-            let declared = min(read.machine.expected ?? 0, Int64(read.machine.maximumBodySize), 1 << 20)
+            let declared = max(0, min(read.machine.expected ?? 0, Int64(read.machine.maximumBodySize), 1 << 20))
             state.withLockedValue { state in
                 state.head = read
                 state.body.reserveCapacity(Int(clamping: declared))
