@@ -3,6 +3,7 @@ import CRUDKit
 @_spi(TransportKit) import CRUDKitCore
 @_spi(TransportKit) import CRUDKitHTTP
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -33,6 +34,8 @@ public final class AsyncHTTPClientTransport: Transport {
     let cookies = CookieJar()
     /// The one timer behind every exchange's idle timeout.
     let sweeper: IdleSweeper
+    /// The answers being collected on AsyncHTTPClient's event loops (see `collected(_:deadline:limit:idle:)`).
+    let collecting = NIOLockedValueBox(0)
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
@@ -152,16 +155,23 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends one request without following redirects, ended with ``CRUDKit/CRUDError/timedOut(_:)`` when nothing
     /// moves (no byte of the upload taken, no part of the answer) for the idle timeout.
     ///
-    /// A request sent whole (no body, or bytes AsyncHTTPClient takes at once) gives no sign of life before the
-    /// head: its idle time until then is a deadline, which AsyncHTTPClient keeps, in the calling task. Only the
-    /// body is read in a task of its own, which its ``IdleWatchdog`` ends; a task started fresh for the whole
-    /// exchange cost a `malloc` per async frame of AsyncHTTPClient's (each past the new task's first slab). A
-    /// request whose upload goes in pieces, each stamping the watchdog, is watched from the start.
+    /// A request sent whole (no body, or bytes AsyncHTTPClient takes at once) whose answer is kept in memory
+    /// without progress reports, the common case, is read without a task of its own (see
+    /// `collected(_:deadline:limit:idle:)`). Another request sent whole gives no sign of life before the head:
+    /// its idle time until then is a deadline, which AsyncHTTPClient keeps, in the calling task. Only the body is
+    /// read in a task of its own, which its ``IdleWatchdog`` ends; a task started fresh for the whole exchange cost
+    /// a `malloc` per async frame of AsyncHTTPClient's (each past the new task's first slab). A request whose
+    /// upload goes in pieces, each stamping the watchdog, is watched from the start.
     func exchange(
         _ request: HTTPRequest, deadline: NIODeadline, limit: TimeInterval?, observer: TransferObserver,
         destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         let idle = request.timeout ?? configuration.idleTimeout
+        if destination == nil, appending == nil, observer.download == nil,
+            Self.sendsWhole(request.body, upload: observer.upload)
+        {
+            return try await collected(request, deadline: deadline, limit: limit, idle: idle)
+        }
         guard Self.sendsWhole(request.body, upload: observer.upload) else {
             let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
             return try await watched(by: watchdog, idle: idle) {
@@ -205,7 +215,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 task.cancel()
             }
         } catch {
-            if watchdog.fired { throw CRUDError.timedOut(.idle(idle)) }
+            if watchdog.fired != nil { throw CRUDError.timedOut(.idle(idle)) }
             throw error
         }
     }
@@ -267,8 +277,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// The request for AsyncHTTPClient: method, URL, the headers (with the transport's `User-Agent`, `Cookie` and,
-    /// for a body bound for a file, `Accept-Encoding: identity`, unless the request sets them) and the body.
+    /// The request for AsyncHTTPClient: method, URL, the headers (see ``fields(of:fileBound:)``) and the body.
     @inline(never)
     func outgoing(
         _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend?,
@@ -276,30 +285,38 @@ public final class AsyncHTTPClientTransport: Transport {
     ) throws -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-        outgoing.headers.reserveCapacity(request.headers.count + 2)
+        outgoing.headers = fields(of: request, fileBound: destination != nil || appending != nil)
+        outgoing.body = try Self.body(request.body, upload: observer.upload, watchdog: watchdog)
+        return outgoing
+    }
+
+    /// The header fields of `request` for AsyncHTTPClient, with the transport's `User-Agent`, `Cookie` and, for a
+    /// body bound for a file (`fileBound`), `Accept-Encoding: identity`, unless the request sets them.
+    func fields(of request: HTTPRequest, fileBound: Bool) -> NIOHTTP1.HTTPHeaders {
+        var fields = NIOHTTP1.HTTPHeaders()
+        fields.reserveCapacity(request.headers.count + 2)
         var hasUserAgent = false
         var hasCookie = false
         var hasAcceptEncoding = false
         for field in request.headers {
-            outgoing.headers.add(name: field.name, value: field.value)
+            fields.add(name: field.name, value: field.value)
             if Self.nameIs(field.name, "user-agent") { hasUserAgent = true }
             if Self.nameIs(field.name, "cookie") { hasCookie = true }
             if Self.nameIs(field.name, "accept-encoding") { hasAcceptEncoding = true }
         }
         if !hasUserAgent {
-            outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
+            fields.add(name: "User-Agent", value: configuration.userAgent)
         }
         // A body bound for a file is asked for as it is stored, so its bytes (and a resumed range) are the
         // server's; an answer held in memory is asked for compressed (AsyncHTTPClient's decompressor adds
         // `Accept-Encoding: deflate, gzip` to a request without one).
-        if !hasAcceptEncoding && (destination != nil || appending != nil) {
-            outgoing.headers.add(name: "Accept-Encoding", value: "identity")
+        if !hasAcceptEncoding && fileBound {
+            fields.add(name: "Accept-Encoding", value: "identity")
         }
         if !hasCookie, let cookie = cookies.cookieHeader(for: request.url) {
-            outgoing.headers.add(name: "Cookie", value: cookie)
+            fields.add(name: "Cookie", value: cookie)
         }
-        outgoing.body = try Self.body(request.body, upload: observer.upload, watchdog: watchdog)
-        return outgoing
+        return fields
     }
 
     /// `error`, thrown while sending `request` or reading its answer, as a ``CRUDKit/CRUDError`` (boxed here: the

@@ -18,7 +18,9 @@ final class IdleSweeper: Sendable {
         var timer: Scheduled<Void>?
     }
 
-    private let eventLoop: any EventLoop
+    /// Where the sweeps run; also the event loop that few answers collected at once prefer (see
+    /// `AsyncHTTPClientTransport.sameLoopLimit`).
+    let eventLoop: any EventLoop
     private let state = NIOLockedValueBox(State())
 
     /// Creates a sweeper whose timer runs on `eventLoop`.

@@ -135,12 +135,21 @@ enum AHCBenchmarks {
         }
 
         if let spec = ProcessInfo.processInfo.environment["AHC_BENCH_CALLS"] {
-            // For an instruction counter (valgrind --tool=callgrind): `<client>,<requests>[,<in flight>]` sends that
-            // many requests with one client after 50 to warm up, and nothing else; two runs with different counts
-            // give the cost of one request as their difference.
+            // For an instruction counter (valgrind --tool=callgrind): `<client>,<requests>[,<in flight>[,1]]` sends
+            // that many requests with one client after 50 to warm up, and nothing else; two runs with different
+            // counts give the cost of one request as their difference. A fourth field of 1 sends each request in a
+            // task of its own, as a server does per incoming request (its async frames start in a fresh allocator).
             let parts = spec.split(separator: ",").compactMap { Int($0) }
             if parts.count >= 2, clients.indices.contains(parts[0]) {
-                let send = clients[parts[0]].send
+                let client = clients[parts[0]].send
+                let fresh = parts.count > 3 && parts[3] == 1
+                let send: Client = {
+                    if fresh {
+                        try await Task { try await client() }.value
+                    } else {
+                        try await client()
+                    }
+                }
                 for _ in 0..<50 { try await send() }
                 let inFlight = parts.count > 2 ? max(1, parts[2]) : 1
                 _ = try await roundRates([send], rounds: 1, inFlight: inFlight, total: parts[1])
