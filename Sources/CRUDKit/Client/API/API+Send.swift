@@ -26,21 +26,11 @@ extension API {
     }
 
     /// `send(_:)` of a typed request, steered by a ``RequestHandle``'s control when given.
-    ///
-    /// Building the request and decoding the answer are synchronous helpers: this frame (one per request) holds
-    /// little more than the call.
     func send<Response>(_ request: Request<Response>, control: HandleControl?) async throws -> Response {
         let built = try buildHTTPRequest(request)
         let mode = control.map { TransferMode.handle($0, request.observer) } ?? .memory(request.observer)
         let response = try await run(
             built, middleware: request.middleware, retryPolicy: request.retryPolicy, transfer: mode)
-        return try decoded(response, by: request)
-    }
-
-    /// `response` read as `request` reads its answer.
-    /// - Throws: ``CRUDError/decoding(_:in:)`` when it cannot be.
-    @inline(never)
-    private func decoded<Response>(_ response: HTTPResponse, by request: Request<Response>) throws -> Response {
         do {
             return try request.decoder.decode(response, api: self)
         } catch {
@@ -78,7 +68,6 @@ extension API {
 
     /// ``makeHTTPRequest(_:)`` without the `Idempotency-Key`, which the ``IdempotencyKeyMiddleware`` stage of the
     /// chain adds.
-    @inline(never)
     func buildHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers

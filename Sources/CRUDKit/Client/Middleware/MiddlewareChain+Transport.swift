@@ -3,12 +3,10 @@ import Foundation
 extension MiddlewareChain {
     /// The end of every chain: the transport sends the request (into memory, a file, or steered by a handle), its
     /// errors become ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
-    ///
-    /// The work around the one `await` is in synchronous helpers, so this frame (one per request) stays small.
     static func transfer(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             switch context.transfer {
             case .memory(let observer):
@@ -20,23 +18,8 @@ extension MiddlewareChain {
                 response = try await api.configuration.transport.download(request, to: destination, observer: observer)
             }
         } catch {
-            throw transferFailure(error, of: request)
+            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
         }
-        return delivered(response, for: request, api: api)
-    }
-
-    /// `error`, thrown by the transport sending `request`, as a ``CRUDError``.
-    @inline(never)
-    private static func transferFailure(_ error: any Error, of request: HTTPRequest) -> CRUDError {
-        Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
-    }
-
-    /// `response` remembering the credentials `request` sent.
-    @inline(never)
-    private static func delivered(
-        _ response: consuming HTTPResponse, for request: HTTPRequest, api: API
-    ) -> HTTPResponse {
-        var response = response
         response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response
     }

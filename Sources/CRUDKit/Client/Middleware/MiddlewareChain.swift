@@ -83,74 +83,25 @@ package struct MiddlewareChain: Sendable {
     }
 
     /// Sends `request` through the steps from `index` on, then the transport.
-    ///
-    /// Runs once per step of every request: each stage is called through a function of its own (never inlined
-    /// here), so this frame holds only the dispatch, not the largest stage's state.
     package func run(_ request: HTTPRequest, _ context: MiddlewareContext, at index: Int) async throws -> HTTPResponse {
         guard index < steps.count else { return try await Self.transfer(request, context) }
-        let next = Next.chain(self, index + 1)
         switch steps[index] {
-        case .idempotencyKeys: return try await Self.idempotencyKeys(request, context, next)
-        case .retry(let retry): return try await RetryMiddleware.run(request, context, next, stage: retry)
-        case .logging(let logging): return try await Self.logging(logging, request, context, next)
-        case .validation: return try await Self.validation(request, context, next)
-        case .cache(let cache): return try await Self.cache(cache, request, context, next)
-        case .coalescing(let coalescer): return try await Self.coalescing(coalescer, request, context, next)
-        case .custom(let middleware): return try await custom(middleware, request, context, at: index + 1)
-        }
-    }
-
-    /// The ``IdempotencyKeyMiddleware`` stage.
-    @inline(never)
-    private static func idempotencyKeys(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: Next
-    )
-        async throws -> HTTPResponse
-    {
-        try await IdempotencyKeyMiddleware().run(request, context, next)
-    }
-
-    /// A ``LoggingMiddleware`` stage.
-    @inline(never)
-    private static func logging(
-        _ logging: Boxed<LoggingMiddleware>, _ request: HTTPRequest, _ context: MiddlewareContext, _ next: Next
-    ) async throws -> HTTPResponse {
-        try await logging.stage.run(request, context, next)
-    }
-
-    /// The ``ValidationMiddleware`` stage.
-    @inline(never)
-    private static func validation(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: Next
-    )
-        async throws -> HTTPResponse
-    {
-        try await ValidationMiddleware().run(request, context, next)
-    }
-
-    /// A ``CacheMiddleware`` stage.
-    @inline(never)
-    private static func cache(
-        _ cache: CacheMiddleware, _ request: HTTPRequest, _ context: MiddlewareContext, _ next: Next
-    ) async throws -> HTTPResponse {
-        try await cache.run(request, context, next)
-    }
-
-    /// The ``CoalescingMiddleware`` stage, sharing reads through `coalescer`.
-    @inline(never)
-    private static func coalescing(
-        _ coalescer: RequestCoalescer, _ request: HTTPRequest, _ context: MiddlewareContext, _ next: Next
-    ) async throws -> HTTPResponse {
-        try await CoalescingMiddleware.run(request, context, next, coalescer: coalescer)
-    }
-
-    /// A custom middleware, with a closure for the rest of the chain (from `index`).
-    @inline(never)
-    private func custom(
-        _ middleware: any Middleware, _ request: HTTPRequest, _ context: MiddlewareContext, at index: Int
-    ) async throws -> HTTPResponse {
-        try await middleware.intercept(request, context: context) { request, context in
-            try await self.run(request, context, at: index)
+        case .idempotencyKeys:
+            return try await IdempotencyKeyMiddleware().run(request, context, .chain(self, index + 1))
+        case .retry(let retry):
+            return try await RetryMiddleware.run(request, context, .chain(self, index + 1), stage: retry)
+        case .logging(let logging):
+            return try await logging.stage.run(request, context, .chain(self, index + 1))
+        case .validation:
+            return try await ValidationMiddleware().run(request, context, .chain(self, index + 1))
+        case .cache(let cache):
+            return try await cache.run(request, context, .chain(self, index + 1))
+        case .coalescing(let coalescer):
+            return try await CoalescingMiddleware.run(request, context, .chain(self, index + 1), coalescer: coalescer)
+        case .custom(let middleware):
+            return try await middleware.intercept(request, context: context) { request, context in
+                try await self.run(request, context, at: index + 1)
+            }
         }
     }
 }
@@ -164,31 +115,15 @@ extension API {
         retryPolicy: RetryPolicy?,
         transfer: TransferMode
     ) async throws -> HTTPResponse {
-        // Worked out by synchronous helpers: this frame (one per request) holds little more than the call.
-        let (chain, context) = chainAndContext(
-            for: request, middleware: middleware, retryPolicy: retryPolicy, transfer: transfer)
-        do {
-            return try await chain.run(request, context, at: 0)
-        } catch {
-            throw Self.chainFailure(error, of: request)
-        }
-    }
-
-    /// The chain `request` goes through (its own `middleware` around the API's) and the context it starts with.
-    @inline(never)
-    private func chainAndContext(
-        for request: HTTPRequest, middleware: [any Middleware], retryPolicy: RetryPolicy?, transfer: TransferMode
-    ) -> (MiddlewareChain, MiddlewareContext) {
         let chain = self.chain.wrapped(in: middleware)
         let context = MiddlewareContext(
             api: self, request: request, retryPolicy: retryPolicy, transfer: transfer, logging: chain.logging)
-        return (chain, context)
-    }
-
-    /// `error`, thrown by the chain sending `request`, as a ``CRUDError``.
-    @inline(never)
-    private static func chainFailure(_ error: any Error, of request: HTTPRequest) -> CRUDError {
-        if let error = error as? CRUDError { return error }
-        return Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+        do {
+            return try await chain.run(request, context, at: 0)
+        } catch let error as CRUDError {
+            throw error
+        } catch {
+            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+        }
     }
 }

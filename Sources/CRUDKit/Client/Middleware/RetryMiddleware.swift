@@ -41,42 +41,23 @@ public struct RetryMiddleware: StandardStage {
 
     /// The attempts, with the stage passed as one reference: its policy is read only after a failure, so a request
     /// that succeeds at once copies none of it.
-    ///
-    /// The first attempt is all most requests make: this frame holds only what it needs (and what a retry starts
-    /// from); the retry loop, with the policy's decision, the wait and the log, is in `retrying`, whose larger frame
-    /// is allocated only after a failure. Never inlined into the chain's dispatch, whose frame every step has.
-    @inline(never)
     package static func run(
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next,
         stage: MiddlewareChain.Boxed<RetryMiddleware>
     ) async throws -> HTTPResponse {
-        if Task.isCancelled { throw CRUDError.cancelled }
-        do {
-            return try await next(Self.adapt(request, context), context)
-        } catch {
-            return try await retrying(request, context, next, stage: stage, after: error)
-        }
-    }
-
-    /// The attempt of `context` failed with `failure`: asks the retry policy and sends the next attempts, until one
-    /// succeeds or the policy gives up.
-    @inline(never)
-    private static func retrying(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next,
-        stage: MiddlewareChain.Boxed<RetryMiddleware>, after failure: any Error
-    ) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         var context = context
-        var failure = failure
         while true {
-            // The attempt as it was sent (`adapt` gives the same request again).
+            if Task.isCancelled { throw CRUDError.cancelled }
             let sent = Self.adapt(request, context)
             let error: CRUDError
-            if let failure = failure as? CRUDError {
+            do {
+                return try await next(sent, context)
+            } catch let failure as CRUDError {
                 error = failure
-            } else {
-                error = Task.isCancelled ? .cancelled : .fromTransport(failure, timeout: sent.timeout ?? 0)
+            } catch let other {
+                error = Task.isCancelled ? .cancelled : .fromTransport(other, timeout: sent.timeout ?? 0)
             }
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
@@ -97,12 +78,6 @@ public struct RetryMiddleware: StandardStage {
             }
             context.previousFailures.append(error)
             context.attempt += 1
-            if Task.isCancelled { throw CRUDError.cancelled }
-            do {
-                return try await next(Self.adapt(request, context), context)
-            } catch let another {
-                failure = another
-            }
         }
     }
 
