@@ -69,12 +69,15 @@ public final class URLSessionTransport: Transport {
 
     /// The idle timeout as URLSession is given it. FoundationNetworking truncates it to whole seconds
     /// (`Int(timeoutInterval) * 1000` milliseconds), so 0.3 became 0 and fired at once; on Linux a fraction is
-    /// rounded up to the next second instead.
+    /// rounded up to the next second instead. An infinite, not-a-number or larger-than-a-year timeout is a year:
+    /// FoundationNetworking traps converting an infinite one to an integer (as `AsyncHTTPClientTransport` caps it).
     static func urlSessionTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        let year: TimeInterval = 86_400 * 365
+        let seconds = seconds.isFinite ? min(seconds, year) : year
         #if canImport(FoundationNetworking)
         return max(1, seconds.rounded(.up))
         #else
-        return seconds
+        return max(0.001, seconds)
         #endif
     }
 

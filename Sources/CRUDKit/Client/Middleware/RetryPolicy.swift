@@ -108,10 +108,16 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The back-off wait after the failure of attempt `attempt` (from 1), before jitter, capped at ``maxDelay``.
+    /// A caller's odd settings never trap: a multiplier that is not a number or negative counts as 1, and the wait
+    /// stays within 0 and ``maxDelay`` (itself at most `Int64.max` nanoseconds).
     package func backoff(afterAttempt attempt: Int) -> Duration {
-        let factor = pow(multiplier, Double(max(attempt - 1, 0)))
-        let seconds = min(initialDelay.seconds * factor, maxDelay.seconds)
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        let growth = multiplier.isNaN || multiplier < 0 ? 1 : multiplier
+        let factor = pow(growth, Double(max(attempt - 1, 0)))
+        let cap = max(0, maxDelay.seconds)
+        let first = initialDelay.seconds * factor
+        let seconds = first.isNaN ? 0 : min(max(first, 0), cap)
+        let nanoseconds = (seconds * 1e9).rounded()
+        return nanoseconds < 9.2e18 ? .nanoseconds(Int64(nanoseconds)) : .nanoseconds(Int64.max)
     }
 
     /// The decision for a request whose attempt `attempt` failed with `error`.
@@ -139,7 +145,8 @@ public struct RetryPolicy: Sendable {
             delay = asked
         } else {
             let full = backoff(afterAttempt: attempt)
-            delay = full - full * (jitter * random.nextUnit())
+            let share = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
+            delay = full - full * (share * random.nextUnit())
         }
         if delay < .zero { delay = .zero }
         if let maxTotalTime, elapsed + delay > maxTotalTime { return .doNotRetry }

@@ -19,6 +19,8 @@ extension AsyncHTTPClientTransport {
         let watchdog = IdleWatchdog(
             idle: Self.nanoseconds(idle), deadline: deadline.uptimeNanoseconds, sweeper: sweeper)
         let task: HTTPClient.Task<HTTPResponse>
+        let collector = ResponseCollector(
+            request: request, transport: self, deadline: deadline, limit: limit, watchdog: watchdog)
         let concurrent = collecting.withLockedValue { count in
             count += 1
             return count
@@ -26,8 +28,6 @@ extension AsyncHTTPClientTransport {
         defer { collecting.withLockedValue { $0 -= 1 } }
         do {
             try Task.checkCancellation()
-            let collector = ResponseCollector(
-                request: request, transport: self, deadline: deadline, limit: limit, watchdog: watchdog)
             task = client.execute(
                 request: try delegateRequest(request), delegate: collector,
                 eventLoop: concurrent <= Self.sameLoopLimit ? .delegate(on: sweeper.eventLoop) : .indifferent,
@@ -44,6 +44,7 @@ extension AsyncHTTPClientTransport {
                 task.cancel()
             }
         } catch {
+            if watchdog.fired == nil, let answer = collector.bodilessAnswer(after: error) { return answer }
             throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
         }
     }

@@ -134,7 +134,9 @@ public final class AsyncHTTPClientTransport: Transport {
         _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         try request.validate()
-        let limit = request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline)
+        // An infinite or not-a-number deadline is none, as URLSessionTransport reads it.
+        let limit = (request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline))
+            .flatMap { $0.isFinite ? $0 : nil }
         let started = NIODeadline.now()
         let deadline = limit.map { started + Self.amount($0) } ?? .distantFuture
         var current = request
@@ -173,8 +175,9 @@ public final class AsyncHTTPClientTransport: Transport {
             return try await collected(request, deadline: deadline, limit: limit, idle: idle)
         }
         guard Self.sendsWhole(request.body, upload: observer.upload) else {
-            let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
-            return try await watched(by: watchdog, idle: idle) {
+            let watchdog = IdleWatchdog(
+                idle: Self.nanoseconds(idle), deadline: deadline.uptimeNanoseconds, sweeper: sweeper)
+            return try await watched(by: watchdog, idle: idle, limit: limit) {
                 let (body, head) = try await self.head(
                     of: request, deadline: deadline, headBy: deadline, idleLimit: nil, limit: limit, observer: observer,
                     destination: destination, appending: appending, watchdog: watchdog)
@@ -190,9 +193,11 @@ public final class AsyncHTTPClientTransport: Transport {
             of: request, deadline: deadline, headBy: min(deadline, idleDeadline),
             idleLimit: idleDeadline < deadline ? idle : nil, limit: limit, observer: observer,
             destination: destination, appending: appending, watchdog: nil)
-        // Created at the head, its first sign of life.
-        let watchdog = IdleWatchdog(idle: Self.nanoseconds(idle), sweeper: sweeper)
-        return try await watched(by: watchdog, idle: idle) {
+        // Created at the head, its first sign of life; it keeps the deadline too, so a body that stalls ends at the
+        // earlier of the two (as the collected path and URLSessionTransport end it).
+        let watchdog = IdleWatchdog(
+            idle: Self.nanoseconds(idle), deadline: deadline.uptimeNanoseconds, sweeper: sweeper)
+        return try await watched(by: watchdog, idle: idle, limit: limit) {
             try await self.body(
                 body, head: head, of: request, limit: limit, observer: observer, destination: destination,
                 appending: appending, watchdog: watchdog)
@@ -202,7 +207,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Runs `operation` in a task of its own that `watchdog` cancels when nothing moved for the idle time (the
     /// error is then ``CRUDKit/CRUDError/timedOut(_:)``); cancelling the calling task cancels it too.
     private func watched(
-        by watchdog: IdleWatchdog, idle: TimeInterval,
+        by watchdog: IdleWatchdog, idle: TimeInterval, limit: TimeInterval?,
         _ operation: @escaping @Sendable () async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         let task = Task(operation: operation)
@@ -215,8 +220,11 @@ public final class AsyncHTTPClientTransport: Transport {
                 task.cancel()
             }
         } catch {
-            if watchdog.fired != nil { throw CRUDError.timedOut(.idle(idle)) }
-            throw error
+            switch watchdog.fired {
+            case .idle?: throw CRUDError.timedOut(.idle(idle))
+            case .deadline?: throw CRUDError.timedOut(limit.map { .deadline($0) } ?? .idle(idle))
+            case nil: throw error
+            }
         }
     }
 
@@ -493,8 +501,10 @@ public final class AsyncHTTPClientTransport: Transport {
         return UInt64(max(0.001, min(seconds, 86_400 * 365)) * 1e9)
     }
 
-    /// `seconds` as a NIO time amount, at least one millisecond.
+    /// `seconds` as a NIO time amount, at least one millisecond and at most a year; not a number (which
+    /// `URLSessionTransport` reads as no limit) is a year.
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
-        .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
+        guard !seconds.isNaN else { return .milliseconds(86_400 * 365 * 1000) }
+        return .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// Reads an answer kept in memory on AsyncHTTPClient's event loop, as its parts arrive: the head through
 /// ``ResponseHead``, each piece of the body through its ``ResponseStateMachine`` (the size limit, the deadline),
@@ -86,6 +87,20 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         if let failure { return task.eventLoop.makeFailedFuture(failure) }
         return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// The answer to give when AsyncHTTPClient failed with `error` after a head that has no body (a HEAD answer, a
+    /// 204, a 304, or `Content-Length: 0`) and none arrived: its decompressor fails such an answer marked
+    /// `Content-Encoding: gzip` as truncated, where URLSession hands it on; `nil` otherwise.
+    func bodilessAnswer(after error: any Error) -> HTTPResponse? {
+        guard error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
+        else { return nil }
+        let (head, received) = state.withLockedValue { ($0.head, $0.body.count) }
+        guard let head, received == 0 else { return nil }
+        let bodiless =
+            request.method == .head || head.status == 204 || head.status == 304
+            || head.headers["Content-Length"]?.trimmingCharacters(in: .whitespaces) == "0"
+        return bodiless ? HTTPResponse(status: head.status, headers: head.headers, url: request.url) : nil
     }
 
     func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {

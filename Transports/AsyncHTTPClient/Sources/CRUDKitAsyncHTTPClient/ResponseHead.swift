@@ -37,6 +37,7 @@ struct ResponseHead: Sendable {
         var contentLength: String?
         var contentRange: String?
         var encoded = false
+        var codings = 0
         for (name, value) in fields {
             headers.add(name: name, value: value)
             if AsyncHTTPClientTransport.nameIs(name, "set-cookie") {
@@ -47,10 +48,18 @@ struct ResponseHead: Sendable {
                 contentRange = value
             } else if AsyncHTTPClientTransport.nameIs(name, "content-encoding") {
                 encoded = encoded || !AsyncHTTPClientTransport.nameIs(value, "identity")
+                codings += Self.codings(in: value)
             }
         }
-        if !setCookies.isEmpty { transport.cookies.store(setCookieHeaders: setCookies, for: request.url) }
         let status = Int(status.code)
+        // A HEAD answer, a 204 and a 304 have no body, whatever their Content-Length or Content-Encoding say.
+        let bodiless = request.method == .head || status == 204 || status == 304 || (100..<200).contains(status)
+        // AsyncHTTPClient's decompressor undoes one coding: `gzip, gzip` would hand the caller bytes still gzipped.
+        if codings > 1, !bodiless {
+            throw CRUDError.transport(
+                TransportFailure(.protocolViolation, underlying: StackedContentCodings(codings: codings)))
+        }
+        if !setCookies.isEmpty { transport.cookies.store(setCookieHeaders: setCookies, for: request.url) }
         let success = (200..<300).contains(status)
         let target: ResponseStateMachine.Target
         if let appending, success {
@@ -67,7 +76,7 @@ struct ResponseHead: Sendable {
             reportsProgress: observer.download != nil)
         let action = machine.receivedHead(
             // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
-            status: status, contentLength: encoded ? nil : contentLength.flatMap(Int64.init),
+            status: status, contentLength: encoded || bodiless ? nil : contentLength.flatMap(Int64.init),
             contentRange: contentRange,
             now: NIODeadline.now().uptimeNanoseconds)
         switch action {
@@ -78,5 +87,26 @@ struct ResponseHead: Sendable {
         self.status = status
         self.headers = headers
         self.machine = machine
+    }
+}
+
+extension ResponseHead {
+    /// The content codings other than `identity` one `Content-Encoding` value lists (`gzip, gzip` is two).
+    static func codings(in value: String) -> Int {
+        value.split(separator: ",").reduce(0) { count, coding in
+            let name = coding.trimmingCharacters(in: .whitespaces)
+            return name.isEmpty || AsyncHTTPClientTransport.nameIs(name, "identity") ? count : count + 1
+        }
+    }
+}
+
+/// An answer encoded with more than one content coding (`Content-Encoding: gzip, gzip`): AsyncHTTPClient decodes
+/// only one, so the body is refused rather than handed on still encoded.
+struct StackedContentCodings: Error, CustomStringConvertible {
+    /// How many codings the answer listed.
+    let codings: Int
+
+    var description: String {
+        "the answer lists \(codings) content codings; AsyncHTTPClient decodes one, so the body would stay encoded"
     }
 }
