@@ -96,11 +96,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         guard error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
         else { return nil }
         let (head, received) = state.withLockedValue { ($0.head, $0.body.count) }
-        guard let head, received == 0 else { return nil }
-        let bodiless =
-            request.method == .head || head.status == 204 || head.status == 304
-            || head.headers["Content-Length"]?.trimmingCharacters(in: .whitespaces) == "0"
-        return bodiless ? HTTPResponse(status: head.status, headers: head.headers, url: request.url) : nil
+        guard let head, head.bodiless, received == 0 else { return nil }
+        return HTTPResponse(status: head.status, headers: head.headers, url: request.url)
     }
 
     func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {

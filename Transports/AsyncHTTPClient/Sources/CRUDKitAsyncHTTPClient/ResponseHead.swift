@@ -15,6 +15,9 @@ struct ResponseHead: Sendable {
     let status: Int
     /// The response's fields, in order.
     let headers: CRUDKit.HTTPHeaders
+    /// Whether the answer has no body whatever its `Content-Length` or `Content-Encoding` say: a HEAD answer, a
+    /// 1xx, a 204, a 304, or a declared length of 0.
+    let bodiless: Bool
     /// Reads the body.
     var machine: ResponseStateMachine
     /// Where the body goes: `nil` into memory; else into the file from byte `offset`, reporting the kept bytes
@@ -53,7 +56,9 @@ struct ResponseHead: Sendable {
         }
         let status = Int(status.code)
         // A HEAD answer, a 204 and a 304 have no body, whatever their Content-Length or Content-Encoding say.
-        let bodiless = request.method == .head || status == 204 || status == 304 || (100..<200).contains(status)
+        let bodiless =
+            request.method == .head || status == 204 || status == 304 || (100..<200).contains(status)
+            || contentLength?.trimmingCharacters(in: .whitespaces) == "0"
         // AsyncHTTPClient's decompressor undoes one coding: `gzip, gzip` would hand the caller bytes still gzipped.
         if codings > 1, !bodiless {
             throw CRUDError.transport(
@@ -86,6 +91,7 @@ struct ResponseHead: Sendable {
         }
         self.status = status
         self.headers = headers
+        self.bodiless = bodiless
         self.machine = machine
     }
 }
