@@ -32,6 +32,14 @@ extension AsyncHTTPClientTransport {
         return .transport(TransportFailure(reason(of: error), underlying: error))
     }
 
+    /// Whether `error` only says that an answer without a body ended empty: AsyncHTTPClient's decompressor fails an
+    /// answer marked `Content-Encoding: gzip` whose (`bodiless`) head allows no body, and of which no byte was
+    /// `received`, as truncated, where URLSession hands it on. Such an answer ends as any empty one does.
+    static func endsBodiless(_ error: any Error, bodiless: Bool, received: Bool) -> Bool {
+        guard bodiless, !received else { return false }
+        return error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
+    }
+
     /// The transport-neutral reason for an AsyncHTTPClient, NIO or NIOSSL error.
     static func reason(of error: any Error) -> TransportFailure.Reason {
         switch error {

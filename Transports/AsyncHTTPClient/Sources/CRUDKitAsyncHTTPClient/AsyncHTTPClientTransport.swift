@@ -351,12 +351,16 @@ public final class AsyncHTTPClientTransport: Transport {
         consume: (ByteBuffer) throws -> Void
     ) async throws -> TransferProgress? {
         // The work per piece and at the end is in synchronous helpers: this frame stays small (see `exchange`).
+        var received = false
         do {
             for try await piece in body {
+                received = true
                 try take(piece, machine: &machine, watchdog: watchdog, observer: observer, consume: consume)
             }
         } catch {
-            throw failure(error, machine: &machine, idleTimeout: idleTimeout)
+            guard endsBodiless(error, bodiless: machine.bodiless, received: received) else {
+                throw failure(error, machine: &machine, idleTimeout: idleTimeout)
+            }
         }
         return ended(&machine)
     }

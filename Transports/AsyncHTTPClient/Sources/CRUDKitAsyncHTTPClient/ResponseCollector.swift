@@ -4,7 +4,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 
 /// Reads an answer kept in memory on AsyncHTTPClient's event loop, as its parts arrive: the head through
 /// ``ResponseHead``, each piece of the body through its ``ResponseStateMachine`` (the size limit, the deadline),
@@ -93,10 +92,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     /// 204, a 304, or `Content-Length: 0`) and none arrived: its decompressor fails such an answer marked
     /// `Content-Encoding: gzip` as truncated, where URLSession hands it on; `nil` otherwise.
     func bodilessAnswer(after error: any Error) -> HTTPResponse? {
-        guard error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
-        else { return nil }
         let (head, received) = state.withLockedValue { ($0.head, $0.body.count) }
-        guard let head, head.bodiless, received == 0 else { return nil }
+        guard let head, AsyncHTTPClientTransport.endsBodiless(error, bodiless: head.bodiless, received: received > 0)
+        else { return nil }
         return HTTPResponse(status: head.status, headers: head.headers, url: request.url)
     }
 

@@ -78,7 +78,7 @@ struct ResponseHead: Sendable {
         var machine = ResponseStateMachine(
             maximumBodySize: transport.configuration.maximumResponseSize, target: target,
             deadline: deadline.uptimeNanoseconds, limit: limit,
-            reportsProgress: observer.download != nil)
+            reportsProgress: observer.download != nil, bodiless: bodiless)
         let action = machine.receivedHead(
             // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
             status: status, contentLength: encoded || bodiless ? nil : contentLength.flatMap(Int64.init),

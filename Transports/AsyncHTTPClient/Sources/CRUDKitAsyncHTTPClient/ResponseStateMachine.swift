@@ -65,6 +65,10 @@ struct ResponseStateMachine {
     let limit: TimeInterval?
     /// Whether progress is reported at all (an observer is set).
     let reportsProgress: Bool
+    /// Whether the head says there is no body (a HEAD answer, a 1xx, a 204, a 304, a declared length of 0), so a
+    /// decoder's complaint that the empty body is cut short is no failure (see
+    /// `AsyncHTTPClientTransport.endsBodiless(_:bodiless:received:)`).
+    let bodiless: Bool
 
     private(set) var phase = Phase.head
     /// The bytes counted so far (the kept bytes of a continued download included).
@@ -75,9 +79,10 @@ struct ResponseStateMachine {
 
     init(
         maximumBodySize: Int, target: Target, deadline: UInt64 = .max, limit: TimeInterval? = nil,
-        reportsProgress: Bool
+        reportsProgress: Bool, bodiless: Bool = false
     ) {
         self.maximumBodySize = maximumBodySize
+        self.bodiless = bodiless
         self.target = target
         self.deadline = deadline
         self.limit = limit

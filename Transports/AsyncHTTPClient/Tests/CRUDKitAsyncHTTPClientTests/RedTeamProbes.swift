@@ -3,6 +3,7 @@ import CRUDKit
 import CRUDKitAsyncHTTPClient
 import CRUDKitTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CRUDKitAsyncHTTPClient
@@ -119,6 +120,63 @@ extension RedTeamProbes {
         let viaURLSession = Self.summary(await Self.outcome(Self.urlSession(), request))
         #expect(viaAHC.hasPrefix("status"), "\(line): AHC: \(viaAHC); URLSession: \(viaURLSession)")
         #expect(viaAHC == viaURLSession, "\(line)")
+        try await ahc.shutdown()
+    }
+}
+
+/// The same bodiless answers marked gzip on the streamed paths: an upload over 64 KiB (sent in pieces), a progress
+/// observer, and a download to a file. Before the fix each failed as a protocol violation there (the collected
+/// path of `api.get` already handed them on).
+extension RedTeamProbes {
+    /// The byte counts a download observer was told.
+    final class ReportedBytes: Sendable {
+        let values = Mutex<[Int64]>([])
+        func add(_ bytes: Int64) { values.withLock { $0.append(bytes) } }
+    }
+
+    static let bodilessGzipAnswers: [String: String] = [
+        "/head": "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 1234\r\n\r\n",
+        "/304": "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nContent-Encoding: gzip\r\n\r\n",
+        "/204": "HTTP/1.1 204 No Content\r\nContent-Encoding: gzip\r\n\r\n",
+        "/empty": "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
+    ]
+
+    @Test(arguments: ["upload", "progress", "download"], ["/head", "/304", "/204", "/empty"])
+    func bugBodilessAnswersMarkedGzipAreNotErrorsOnTheStreamedPaths(_ route: String, _ path: String) async throws {
+        let server = try Self.raw { head, _ in
+            let target = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            return Self.bodilessGzipAnswers[target] ?? "HTTP/1.1 500 Unknown\r\nContent-Length: 0\r\n\r\n"
+        }
+        defer { server.stop() }
+        let url = server.url.appendingPathComponent(String(path.dropFirst()))
+        let method: HTTPMethod = path == "/head" ? .head : (route == "upload" ? .put : .get)
+        var request = HTTPRequest(method: method, url: url)
+        if route == "upload", method != .head { request.body = .data(Data(repeating: 0x61, count: 70_000)) }
+        let reports = ReportedBytes()
+        let told: @Sendable (TransferProgress) -> Void = { progress in reports.add(progress.completedBytes) }
+        let observer = route == "upload" ? TransferObserver.none : TransferObserver(download: told)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bodiless-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("file")
+        func run(_ transport: any Transport) async -> String {
+            do {
+                let response =
+                    route == "download"
+                    ? try await transport.download(request, to: destination, observer: observer)
+                    : try await transport.send(request, observer: observer)
+                return Self.summary(.success(response))
+            } catch {
+                return Self.summary(error)
+            }
+        }
+        let ahc = Self.ahc()
+        let viaAHC = await run(ahc)
+        let viaURLSession = await run(Self.urlSession())
+        #expect(viaAHC.hasPrefix("status"), "\(route) \(path): AHC: \(viaAHC); URLSession: \(viaURLSession)")
+        #expect(viaAHC == viaURLSession, "\(route) \(path)")
+        let reported = reports.values.withLock { $0 }
+        #expect(reported.allSatisfy { $0 == 0 }, "\(route) \(path): \(reported)")
         try await ahc.shutdown()
     }
 }
