@@ -170,11 +170,20 @@ extension RedTeamProbes {
                 return Self.summary(error)
             }
         }
+        // What a download left at the destination: nothing, or a file of so many bytes.
+        func left() -> Int? {
+            defer { try? FileManager.default.removeItem(at: destination) }
+            return FileManager.default.contents(atPath: destination.path)?.count
+        }
         let ahc = Self.ahc()
         let viaAHC = await run(ahc)
+        let fileViaAHC = left()
         let viaURLSession = await run(Self.urlSession())
+        let fileViaURLSession = left()
         #expect(viaAHC.hasPrefix("status"), "\(route) \(path): AHC: \(viaAHC); URLSession: \(viaURLSession)")
         #expect(viaAHC == viaURLSession, "\(route) \(path)")
+        #expect(fileViaAHC == fileViaURLSession, "\(route) \(path)")
+        if route == "download", viaAHC.hasPrefix("status 2") { #expect(fileViaAHC == 0, "\(path)") }
         let reported = reports.values.withLock { $0 }
         #expect(reported.allSatisfy { $0 == 0 }, "\(route) \(path): \(reported)")
         try await ahc.shutdown()
