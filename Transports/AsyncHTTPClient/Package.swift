@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(name: "CRUDKit", path: "../.."),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Already in AsyncHTTPClient's graph; named so the transport can tell a tracer that records nothing.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
     ],
     targets: [
         .target(
@@ -17,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CRUDKit", package: "CRUDKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Benchmarks: api.get over this transport beside raw AsyncHTTPClient and raw URLSession, in one run.
@@ -34,6 +37,7 @@ let package = Package(
             dependencies: [
                 "CRUDKitAsyncHTTPClient",
                 .product(name: "CRUDKitTesting", package: "CRUDKit"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],
