@@ -18,6 +18,24 @@ extension AsyncHTTPClientTransport {
     ) async throws -> HTTPResponse {
         let watchdog = IdleWatchdog(
             idle: Self.nanoseconds(idle), deadline: deadline.uptimeNanoseconds, sweeper: sweeper)
+        var armed = false
+        defer { if armed { watchdog.disarm() } }
+        // Over plain HTTP (AsyncHTTPClient speaks HTTP/1.1 there, one request per connection), a request that would
+        // queue in the pool waits at the gate instead, for the loop of the connection that comes free.
+        let gated = gate.flatMap { gate in Self.gateKey(for: request.url).map { (gate, $0) } }
+        var preferred: (any EventLoop)?
+        if let (gate, host) = gated, !gate.enter(host) {
+            let ticket = gate.ticket()
+            watchdog.arm { gate.abandon(ticket, of: host, because: CancellationError()) }
+            armed = true
+            do {
+                preferred = try await gate.wait(host, ticket: ticket)
+            } catch {
+                throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
+            }
+        }
+        var sentOn: (any EventLoop)?
+        defer { if let (gate, host) = gated { gate.leave(host, loop: sentOn) } }
         let task: HTTPClient.Task<HTTPResponse>
         let collector = ResponseCollector(
             request: request, transport: self, deadline: deadline, limit: limit, watchdog: watchdog)
@@ -28,15 +46,26 @@ extension AsyncHTTPClientTransport {
         defer { collecting.withLockedValue { $0 -= 1 } }
         do {
             try Task.checkCancellation()
+            let loop: HTTPClient.EventLoopPreference
+            if let preferred {
+                loop = .delegate(on: preferred)
+            } else {
+                loop = concurrent <= Self.sameLoopLimit ? .delegate(on: sweeper.eventLoop) : .indifferent
+            }
             task = client.execute(
-                request: try delegateRequest(request), delegate: collector,
-                eventLoop: concurrent <= Self.sameLoopLimit ? .delegate(on: sweeper.eventLoop) : .indifferent,
-                deadline: nil, logger: nil)
+                request: try delegateRequest(request), delegate: collector, eventLoop: loop, deadline: nil,
+                logger: nil)
         } catch {
-            throw failure(error, of: request, limit: limit)
+            throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
         }
-        watchdog.arm { task.cancel() }
-        defer { watchdog.disarm() }
+        sentOn = task.eventLoop
+        if !armed {
+            watchdog.arm { task.cancel() }
+            armed = true
+        } else if !watchdog.retarget({ task.cancel() }) {
+            // The idle time or the deadline ran out between the gate and here.
+            task.cancel()
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
@@ -47,6 +76,15 @@ extension AsyncHTTPClientTransport {
             if watchdog.fired == nil, let answer = collector.bodilessAnswer(after: error) { return answer }
             throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
         }
+    }
+
+    /// What ``ConnectionGate`` counts `url`'s answers under: its origin, for plain HTTP only (over HTTPS,
+    /// AsyncHTTPClient may speak HTTP/2, many requests to a connection, where the connection limit does not apply).
+    static func gateKey(for url: URL) -> String? {
+        guard let scheme = url.scheme, scheme.utf8.count == 4, nameIs(scheme, "http"), let host = url.host else {
+            return nil
+        }
+        return "\(host):\(url.port ?? 80)"
     }
 
     /// The most answers collected at once that all prefer one event loop (the sweeper's).

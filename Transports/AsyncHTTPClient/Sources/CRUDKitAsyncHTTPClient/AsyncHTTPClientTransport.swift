@@ -37,6 +37,9 @@ public final class AsyncHTTPClientTransport: Transport {
     let sweeper: IdleSweeper
     /// The answers being collected on AsyncHTTPClient's event loops (see `collected(_:deadline:limit:idle:)`).
     let collecting = NIOLockedValueBox(0)
+    /// Keeps collected answers within the owned client's connections per host (see ``ConnectionGate``); `nil` for a
+    /// client you own, whose pool the transport does not know.
+    let gate: ConnectionGate?
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
@@ -59,6 +62,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         self.configuration = configuration
         self.ownsClient = true
+        self.gate = ConnectionGate(limit: configuration.maximumConnectionsPerHost)
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
     }
 
@@ -83,6 +87,7 @@ public final class AsyncHTTPClientTransport: Transport {
         self.client = client
         self.configuration = configuration
         self.ownsClient = false
+        self.gate = nil
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
     }
 

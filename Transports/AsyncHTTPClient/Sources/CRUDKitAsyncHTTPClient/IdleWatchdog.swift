@@ -68,6 +68,16 @@ final class IdleWatchdog: Sendable {
         state.withLockedValue { if now > $0.last { $0.last = now } }
     }
 
+    /// Replaces what the watchdog calls when a limit runs out (the wait it guarded is over, a request was sent);
+    /// `false` when it already ran out, and `end` was not kept.
+    func retarget(_ end: @escaping @Sendable () -> Void) -> Bool {
+        state.withLockedValue { state in
+            guard !state.ended else { return false }
+            state.end = end
+            return true
+        }
+    }
+
     /// The request ended: nothing is ended any more, and the sweeper lets it go.
     func disarm() {
         state.withLockedValue { state in
