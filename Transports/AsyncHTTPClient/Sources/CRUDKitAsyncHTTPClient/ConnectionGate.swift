@@ -77,7 +77,8 @@ final class ConnectionGate: Sendable {
                         continuation.resume(returning: nil)
                         return nil
                     }
-                    state.hosts[host, default: Host()].waiters.append(Waiter(ticket: ticket, continuation: continuation))
+                    let waiter = Waiter(ticket: ticket, continuation: continuation)
+                    state.hosts[host, default: Host()].waiters.append(waiter)
                     return nil
                 }
                 if let refused { continuation.resume(throwing: refused) }
@@ -103,6 +104,20 @@ final class ConnectionGate: Sendable {
             return waiter
         }
         waiter?.continuation.resume(throwing: error)
+    }
+
+    /// The places taken for `host` and the requests waiting for one.
+    func counts(_ host: String) -> (inFlight: Int, waiting: Int) {
+        state.withLockedValue { state in
+            let entry = state.hosts[host]
+            return (entry?.inFlight ?? 0, entry?.waiters.count ?? 0)
+        }
+    }
+
+    /// Whether no place is taken, no request waits and no ticket is outstanding (nothing is kept for a host once
+    /// its last answer ended).
+    var isIdle: Bool {
+        state.withLockedValue { $0.hosts.isEmpty && $0.pending.isEmpty && $0.abandoned.isEmpty }
     }
 
     /// Gives up a place for `host`: to the first waiting request, with `loop` (where the ending answer was read) to
