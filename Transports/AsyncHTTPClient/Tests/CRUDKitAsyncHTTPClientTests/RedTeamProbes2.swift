@@ -567,4 +567,101 @@ extension RedTeamProbes2 {
         #expect(ahc == urlSession, "AHC: \(ahc); URLSession: \(urlSession)")
     }
 }
+
+// MARK: - Redirects and idle time with gzip
+
+extension RedTeamProbes2 {
+    /// A server answering `/target` with "target", and anything else with a 302 to it marked gzip whose body is
+    /// `garbage` (5 bytes that are not gzip) or empty in chunked framing.
+    static func redirectServer(_ body: String) throws -> RedRawServer {
+        try Self.server { head, _, _ in
+            if Self.target(head) == "/target" {
+                return Self.reply("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\ntarget")
+            }
+            return body == "garbage"
+                ? Self.reply(
+                    "HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nxxxxx"
+                )
+                : Self.reply(
+                    "HTTP/1.1 302 Found\r\nLocation: /target\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                )
+        }
+    }
+
+    /// A 302 marked gzip with an empty chunked body (as a gzipping proxy may send): URLSession follows it to the
+    /// target's answer; AsyncHTTPClient's decompressor calls the empty body truncated and the whole exchange
+    /// fails as a protocol violation (the empty-body case above, on a redirect). README: both transports end the
+    /// same answer the same way.
+    @Test(arguments: [Route.collected, .progress, .download])
+    func bugARedirectWithAnEmptyBodyMarkedGzipIsFollowed(_ route: Route) async throws {
+        let server = try Self.redirectServer("empty chunked")
+        defer { server.stop() }
+        let request = HTTPRequest(url: server.url.appendingPathComponent("start"))
+        let (ahc, urlSession) = try await Self.both(request, route: route)
+        #expect(
+            ahc.result == urlSession.result && ahc.file == urlSession.file,
+            "\(route): AHC: \(ahc); URLSession: \(urlSession)")
+    }
+
+    /// A 302 marked gzip whose body is not gzip: both transports read the redirect's body and fail (with different
+    /// reasons: AsyncHTTPClient a protocol violation, URLSession `other`), never a response.
+    @Test(arguments: [Route.collected, .progress, .download])
+    func aRedirectWithAnUndecodableBodyFailsThroughBoth(_ route: Route) async throws {
+        let server = try Self.redirectServer("garbage")
+        defer { server.stop() }
+        let request = HTTPRequest(url: server.url.appendingPathComponent("start"))
+        let (ahc, urlSession) = try await Self.both(request, route: route)
+        #expect(!ahc.isResponse && ahc.file == nil, "\(route): AHC: \(ahc)")
+        #expect(!urlSession.isResponse && urlSession.file == nil, "\(route): URLSession: \(urlSession)")
+    }
+
+    /// A body sent a byte every 250 ms for 2 s under an idle timeout of 1 s, then its end: a gzip member whose
+    /// header carries those bytes as a comment (FCOMMENT), or (the control) plain bytes.
+    static func tricklingServer(gzip: Bool) throws -> RedRawServer {
+        try RedRawServer { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            let coding = gzip ? "Content-Encoding: gzip\r\n" : ""
+            connection.send("HTTP/1.1 200 OK\r\n\(coding)Transfer-Encoding: chunked\r\n\r\n")
+            // The gzip header with FCOMMENT set (its chunk without the last chunk), then a byte at a time.
+            if gzip {
+                connection.send(Self.chunked(Data([0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 0, 0xff]), size: 10).dropLast(5))
+            }
+            for _ in 0..<8 {
+                usleep(250_000)
+                guard connection.send(Data("1\r\nc\r\n".utf8)) else { return }
+            }
+            var rest = Data(gzip ? [0] : [])
+            rest.append(gzip ? RedGzip.text("slow but steady").dropFirst(10) : Data("slow but steady".utf8))
+            connection.send(Self.chunked(rest, size: rest.count))
+            connection.waitForClose()
+        }
+    }
+
+    /// The trickle as a gzip comment: bytes keep arriving, so the exchange must not time out (README: the idle
+    /// timeout ends a stalled body). AsyncHTTPClient hands on the body; `URLSessionTransport` ends it with
+    /// `timedOut(idle(1))`: FoundationNetworking's timer hears only decoded bytes, and the decoder yields none
+    /// while it reads the header (the plain control below passes through both).
+    @Test(arguments: [Route.collected, .progress])
+    func bugBytesThatDecodeToNothingYetAreSignsOfLifeThroughURLSession(_ route: Route) async throws {
+        let server = try Self.tricklingServer(gzip: true)
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.url.appendingPathComponent("slow"))
+        request.timeout = 1
+        let (ahc, urlSession) = try await Self.both(request, route: route)
+        #expect(ahc.result == "status 200, body \"slow but steady\"", "\(route): AHC: \(ahc)")
+        #expect(urlSession.result == ahc.result, "\(route): URLSession: \(urlSession)")
+    }
+
+    /// The control: the same trickle as plain bytes arrives whole through both transports.
+    @Test(arguments: [Route.collected, .progress])
+    func aTricklingPlainBodyIsNotIdle(_ route: Route) async throws {
+        let server = try Self.tricklingServer(gzip: false)
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.url.appendingPathComponent("slow"))
+        request.timeout = 1
+        let (ahc, urlSession) = try await Self.both(request, route: route)
+        #expect(ahc.result == "status 200, body \"ccccccccslow but steady\"", "\(route): AHC: \(ahc)")
+        #expect(urlSession.result == ahc.result, "\(route): URLSession: \(urlSession)")
+    }
+}
 #endif
