@@ -25,6 +25,8 @@ import Testing
         var result: String
         var file: String?
         var reports: [Int64]
+        /// The other entries the directory held afterwards (a partial file left behind).
+        var others: [String] = []
 
         var description: String { "\(result); file \(file ?? "none"); reports \(reports)" }
         /// Whether it ended with a response (not an error).
@@ -110,8 +112,11 @@ import Testing
             result = RedTeamProbes.summary(error)
         }
         let file = FileManager.default.contents(atPath: destination.path).map(show)
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0 != "file"
+        }
         try? FileManager.default.removeItem(at: destination)
-        return Outcome(result: result, file: file, reports: reports.values.withLock { $0 })
+        return Outcome(result: result, file: file, reports: reports.values.withLock { $0 }, others: others)
     }
 
     /// Runs `request` by `route` through a fresh transport of each kind (limit `limit`, one connection per host):
@@ -662,6 +667,82 @@ extension RedTeamProbes2 {
         let (ahc, urlSession) = try await Self.both(request, route: route)
         #expect(ahc.result == "status 200, body \"ccccccccslow but steady\"", "\(route): AHC: \(ahc)")
         #expect(urlSession.result == ahc.result, "\(route): URLSession: \(urlSession)")
+    }
+
+    /// A download over an existing file whose gzip body fails after every byte was decoded (a wrong CRC-32 in the
+    /// trailer) or passes the limit while decoding (a bomb): the existing file is untouched and no partial file is
+    /// left, through both transports (README: a failed download leaves an existing file untouched and never a
+    /// partial file).
+    @Test(arguments: ["bad crc", "bomb"])
+    func aFailedGzipDownloadLeavesTheExistingFileAndNoPartial(_ name: String) async throws {
+        let limit = 100_000
+        let server = try Self.server { _, _, _ in
+            var body =
+                name == "bomb" ? RedGzip.zeros(8 * limit) : RedGzip.text(String(repeating: "decoded ", count: 500))
+            if name == "bad crc" { body[body.count - 8] ^= 0xff }
+            return Self.reply(
+                "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n", body)
+        }
+        defer { server.stop() }
+        let existing = Data("the old file".utf8)
+        let request = HTTPRequest(url: server.url.appendingPathComponent("file"))
+        let (ahc, urlSession) = try await Self.both(request, route: .download, limit: limit, existing: existing)
+        for outcome in [ahc, urlSession] where !outcome.isResponse {
+            #expect(outcome.file == Self.show(existing), "\(name): \(outcome)")
+            #expect(outcome.others.isEmpty, "\(name): \(outcome.others)")
+        }
+        #expect(!ahc.isResponse, "\(name): AHC: \(ahc); URLSession: \(urlSession)")
+    }
+
+    /// A gzip body that stops inside its header (no decoded byte yet), then silence: ended by the idle time (1 s)
+    /// or the deadline (1 s, idle time 10 s), whichever is set, on every path, as through URLSession.
+    @Test(arguments: ["idle", "deadline"], [Route.collected, .progress, .download])
+    func aGzipBodyStalledInItsHeaderEndsAtTheLimit(_ limit: String, _ route: Route) async throws {
+        let server = try RedRawServer { connection, _ in
+            guard connection.readRequest() != nil else { return }
+            connection.send("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100\r\n\r\n")
+            connection.send(Data([0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 0, 0xff, 0x63]))
+            connection.waitForClose()
+        }
+        defer { server.stop() }
+        var request = HTTPRequest(url: server.url.appendingPathComponent("stall"))
+        if limit == "idle" {
+            request.timeout = 1
+        } else {
+            request.timeout = 10
+            request.deadline = 1
+        }
+        let started = ContinuousClock.now
+        let (ahc, urlSession) = try await Self.both(request, route: route)
+        let expected = limit == "idle" ? "timedOut(idle(1.0))" : "timedOut(deadline(1.0))"
+        #expect(ahc.result == expected, "\(limit) \(route): AHC: \(ahc); URLSession: \(urlSession)")
+        #expect(urlSession.result == expected, "\(limit) \(route): URLSession: \(urlSession)")
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    /// Plain bodies exactly at the limit and one byte past it, declared (`Content-Length`) or not (chunked), on
+    /// the streamed paths: the limit passes, one byte more is `responseTooLarge`, the observer never told more than
+    /// the limit, as through URLSession.
+    @Test(arguments: ["declared", "chunked"], [Route.progress, .upload])
+    func plainBodiesAtAndOnePastTheLimitOnTheStreamedPaths(_ framing: String, _ route: Route) async throws {
+        let limit = 100_000
+        let server = try Self.server { head, _, _ in
+            let body = Data(repeating: 0x61, count: Self.target(head) == "/over" ? limit + 1 : limit)
+            return framing == "declared"
+                ? Self.reply("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n", body)
+                : Self.reply("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunked(body, size: 7_000))
+        }
+        defer { server.stop() }
+        let at = try await Self.both(
+            HTTPRequest(url: server.url.appendingPathComponent("at")), route: route, limit: limit)
+        #expect(at.ahc.result.hasPrefix("status 200, body \"aaaa"), "\(framing) \(route): \(at.ahc)")
+        #expect(at.ahc.result == at.urlSession.result)
+        let over = try await Self.both(
+            HTTPRequest(url: server.url.appendingPathComponent("over")), route: route, limit: limit)
+        #expect(over.ahc.result == "responseTooLarge(\(limit))", "\(framing) \(route): \(over.ahc)")
+        #expect(over.ahc.result == over.urlSession.result)
+        #expect(over.ahc.reports.allSatisfy { $0 <= Int64(limit) }, "\(over.ahc.reports)")
+        #expect(zip(at.ahc.reports, at.ahc.reports.dropFirst()).allSatisfy { $0 < $1 }, "\(at.ahc.reports)")
     }
 }
 #endif
