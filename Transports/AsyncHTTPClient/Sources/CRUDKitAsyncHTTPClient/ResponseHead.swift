@@ -39,8 +39,10 @@ struct ResponseHead: Sendable {
         var setCookies: [String] = []
         var contentLength: String?
         var contentRange: String?
-        var encoded = false
+        // The codings listed, across every Content-Encoding line: how many are not `identity`, and the first
+        // (what AsyncHTTPClient's decompressor reads).
         var codings = 0
+        var firstCoding: Substring?
         for (name, value) in fields {
             headers.add(name: name, value: value)
             if AsyncHTTPClientTransport.nameIs(name, "set-cookie") {
@@ -50,19 +52,22 @@ struct ResponseHead: Sendable {
             } else if contentRange == nil, AsyncHTTPClientTransport.nameIs(name, "content-range") {
                 contentRange = value
             } else if AsyncHTTPClientTransport.nameIs(name, "content-encoding") {
-                encoded = encoded || !AsyncHTTPClientTransport.nameIs(value, "identity")
-                codings += Self.codings(in: value)
+                Self.count(codingsIn: value, into: &codings, first: &firstCoding)
             }
         }
         let status = Int(status.code)
         // A HEAD answer, a 204 and a 304 have no body, whatever their Content-Length or Content-Encoding say.
         let bodiless =
             request.method == .head || status == 204 || status == 304 || (100..<200).contains(status)
-            || contentLength?.trimmingCharacters(in: .whitespaces) == "0"
-        // AsyncHTTPClient's decompressor undoes one coding: `gzip, gzip` would hand the caller bytes still gzipped.
-        if codings > 1, !bodiless {
+            || contentLength.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } == 0
+        // AsyncHTTPClient's decompressor undoes one coding, and only when the first listed is gzip or deflate:
+        // `gzip, gzip`, `identity, gzip`, `x-gzip`, `br` would hand the caller bytes still encoded.
+        let encoded = codings > 0
+        if encoded, !bodiless, codings > 1 || !Self.isDecoded(firstCoding) {
             throw CRUDError.transport(
-                TransportFailure(.protocolViolation, underlying: StackedContentCodings(codings: codings)))
+                TransportFailure(
+                    .protocolViolation,
+                    underlying: UndecodedContentCoding(codings: fields[canonicalForm: "content-encoding"])))
         }
         if !setCookies.isEmpty { transport.cookies.store(setCookieHeaders: setCookies, for: request.url) }
         let success = (200..<300).contains(status)
@@ -97,22 +102,34 @@ struct ResponseHead: Sendable {
 }
 
 extension ResponseHead {
-    /// The content codings other than `identity` one `Content-Encoding` value lists (`gzip, gzip` is two).
-    static func codings(in value: String) -> Int {
-        value.split(separator: ",").reduce(0) { count, coding in
+    /// Adds the content codings one `Content-Encoding` value lists to `count` (those other than `identity`:
+    /// `gzip, gzip` is two) and keeps the first listed of all in `first`.
+    static func count(codingsIn value: String, into count: inout Int, first: inout Substring?) {
+        for coding in value.split(separator: ",") {
             let name = coding.trimmingCharacters(in: .whitespaces)
-            return name.isEmpty || AsyncHTTPClientTransport.nameIs(name, "identity") ? count : count + 1
+            if name.isEmpty { continue }
+            if first == nil { first = Substring(name) }
+            if !AsyncHTTPClientTransport.nameIs(name, "identity") { count += 1 }
         }
+    }
+
+    /// Whether AsyncHTTPClient's decompressor undoes `coding`, the first one listed: gzip or deflate, in any case.
+    static func isDecoded(_ coding: Substring?) -> Bool {
+        guard let coding else { return false }
+        let name = String(coding)
+        return AsyncHTTPClientTransport.nameIs(name, "gzip") || AsyncHTTPClientTransport.nameIs(name, "deflate")
     }
 }
 
-/// An answer encoded with more than one content coding (`Content-Encoding: gzip, gzip`): AsyncHTTPClient decodes
-/// only one, so the body is refused rather than handed on still encoded.
-struct StackedContentCodings: Error, CustomStringConvertible {
-    /// How many codings the answer listed.
-    let codings: Int
+/// An answer whose content codings AsyncHTTPClient's decompressor does not undo (more than one, one it does not
+/// know such as `br` or `x-gzip`, or one listed after `identity`): the body is refused rather than handed on still
+/// encoded.
+struct UndecodedContentCoding: Error, CustomStringConvertible {
+    /// The codings the answer listed, in order.
+    let codings: [Substring]
 
     var description: String {
-        "the answer lists \(codings) content codings; AsyncHTTPClient decodes one, so the body would stay encoded"
+        "the answer's content codings (\(codings.joined(separator: ", "))) are not one AsyncHTTPClient decodes, so "
+            + "the body would stay encoded"
     }
 }
