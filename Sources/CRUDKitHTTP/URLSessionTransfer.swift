@@ -33,10 +33,10 @@ final class URLSessionTransfer: Sendable {
 
     typealias Machine = TransferStateMachine<Continuation, URLSessionTask>
 
-    /// What the lock guards: the machine, and the timers its actions armed.
+    /// What the lock guards: the machine, and the timers its actions armed (the deadline is kept by
+    /// ``DeadlineSweeper``).
     struct State {
         var machine: Machine
-        var timer: (any DispatchSourceTimer)?
         /// The exact idle watchdog for a fractional idle timeout (see ``watchesIdle``).
         var idleTimer: (any DispatchSourceTimer)?
         /// The timer that delivers a report the throttle held back once the interval has passed (a transfer that
@@ -76,6 +76,8 @@ final class URLSessionTransfer: Sendable {
     let watchesIdle: Bool
     let deadline: (at: UInt64, seconds: TimeInterval)?
     let cookies: CookieJar?
+    /// Keeps the deadline (the transport's one timer for every transfer).
+    let deadlines: DeadlineSweeper
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
     let state: Locked<State>
     /// The file a 2xx body is written to while it is open.
@@ -94,6 +96,7 @@ final class URLSessionTransfer: Sendable {
         observer: TransferObserver,
         idleTimeout: TimeInterval,
         deadline: (at: UInt64, seconds: TimeInterval)?,
+        deadlines: DeadlineSweeper,
         maximumBodySize: Int,
         cookies: CookieJar? = nil,
         expectsBody: Bool,
@@ -105,6 +108,7 @@ final class URLSessionTransfer: Sendable {
         self.idleTimeout = idleTimeout
         self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
         self.deadline = deadline
+        self.deadlines = deadlines
         self.cookies = cookies
         var target: FileTarget?
         if case .file(let file) = sink { target = file }
@@ -143,7 +147,7 @@ final class URLSessionTransfer: Sendable {
         let action = state.withLock { state -> Machine.Action in
             let action = state.machine.taskCreated(task, now: Self.now)
             if case .resumeTask(let watchIdle) = action {
-                state.timer = makeTimer()
+                if let deadline { deadlines.watch(self, until: deadline.at) }
                 if watchIdle { state.idleTimer = makeIdleTimer(after: idleTimeout) }
             }
             return action
@@ -174,17 +178,19 @@ final class URLSessionTransfer: Sendable {
     /// after it), then performs the action outside the lock.
     private func handle(_ event: (inout Machine) -> Machine.Action) {
         var timers: [(any DispatchSourceTimer)?] = []
+        var finished = false
         let action = state.withLock { state -> Machine.Action in
             let action = event(&state.machine)
             if case .finish = action {
-                timers = [state.timer, state.idleTimer, state.trailingTimer]
-                state.timer = nil
+                finished = true
+                timers = [state.idleTimer, state.trailingTimer]
                 state.idleTimer = nil
                 state.trailingTimer = nil
             }
             return action
         }
         for timer in timers { timer?.cancel() }
+        if finished, deadline != nil { deadlines.release(self) }
         perform(action)
     }
 
@@ -375,18 +381,6 @@ final class URLSessionTransfer: Sendable {
 
     // MARK: - Timeouts
 
-    /// A timer for the deadline; `nil` when there is none. The idle timeout is URLSession's own
-    /// (`URLRequest.timeoutInterval` is reset whenever bytes arrive, on Linux as on Apple platforms).
-    private func makeTimer() -> (any DispatchSourceTimer)? {
-        guard let deadline else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.setEventHandler { [weak self] in self?.deadlineFired() }
-        let now = DispatchTime.now().uptimeNanoseconds
-        timer.schedule(deadline: .now() + .nanoseconds(Int(min(deadline.at - min(deadline.at, now), UInt64(Int.max)))))
-        timer.resume()
-        return timer
-    }
-
     /// A one-shot timer that checks for idleness `seconds` from now.
     private func makeIdleTimer(after seconds: TimeInterval) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
@@ -401,7 +395,9 @@ final class URLSessionTransfer: Sendable {
         handle { $0.idleTimerFired(now: Self.now) }
     }
 
-    private func deadlineFired() {
+    /// The deadline passed (told by ``DeadlineSweeper``): the transfer ends with its deadline error unless it
+    /// finished meanwhile.
+    func deadlineFired() {
         handle { $0.deadlineFired() }
     }
 }

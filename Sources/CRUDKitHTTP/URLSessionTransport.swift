@@ -39,6 +39,8 @@ public final class URLSessionTransport: Transport {
     let delegate: URLSessionTransportDelegate
     /// The transport's own cookie jar (in memory): the transport reads and fills it itself, see ``CookieJar``.
     let cookies: CookieJar
+    /// The one timer behind every exchange's deadline (see ``DeadlineSweeper``).
+    let deadlines = DeadlineSweeper()
     #if !canImport(FoundationNetworking)
     /// The queue under the delegate queue; `OperationQueue.underlyingQueue` does not keep it alive.
     let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
@@ -198,6 +200,7 @@ public final class URLSessionTransport: Transport {
             observer: observer,
             idleTimeout: request.timeout ?? configuration.idleTimeout,
             deadline: deadline,
+            deadlines: deadlines,
             maximumBodySize: configuration.maximumResponseSize,
             cookies: cookies,
             expectsBody: request.method != .head,
