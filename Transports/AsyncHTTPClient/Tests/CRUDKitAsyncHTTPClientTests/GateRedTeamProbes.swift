@@ -143,6 +143,18 @@ import Testing
         case "/silent":
             connection.waitForClose()
             return false
+        case "/early":
+            connection.send("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n")
+            return connection.send(answer())
+        case "/closing": return connection.send(answer(200, "ok", "Connection: close\r\n")) && false
+        case "/dribble":
+            // Never quiet for long, but slow: 40 bytes, one per 50 ms.
+            connection.send("HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n")
+            for _ in 0..<40 {
+                usleep(50_000)
+                if !connection.send("d") { return false }
+            }
+            return true
         case "/garbage":
             connection.send("NOT HTTP AT ALL\r\n\r\n")
             return false
@@ -156,7 +168,7 @@ import Testing
 
     static let hostilePaths = [
         "/ok", "/slow", "/error", "/close", "/big", "/chunkedbig", "/badgzip", "/emptygzip", "/nocontentgzip",
-        "/redirect", "/loop", "/stall", "/silent", "/garbage", "/hop/3",
+        "/redirect", "/loop", "/stall", "/silent", "/garbage", "/hop/3", "/early", "/closing",
     ]
 
     /// Runs `body`, giving up (nil, with an issue naming `what`) after `seconds`: a hang fails the probe instead of
@@ -629,11 +641,10 @@ extension GateRedTeamProbes {
 // MARK: - The same fault through both transports
 
 extension GateRedTeamProbes {
-    /// A request waiting for the one connection to a host, held by a silent answer, ended by its idle time, its
+    /// A request waiting for the one connection to a host, held by a silent or a slowly dribbling answer, ended by its idle time, its
     /// deadline or its cancellation: the same error through both transports, promptly.
-    @Test(arguments: ["idle", "deadline", "cancel"]) func aWaiterEndsTheSameWayThroughBothTransports(
-        _ ending: String
-    ) async throws {
+    @Test(arguments: ["idle", "deadline", "cancel"], ["/silent", "/dribble"])
+    func aWaiterEndsTheSameWayThroughBothTransports(_ ending: String, _ holding: String) async throws {
         var seen: [String] = []
         for name in ["AsyncHTTPClientTransport", "URLSessionTransport"] {
             let hits = Hits()
@@ -647,9 +658,9 @@ extension GateRedTeamProbes {
             let base = server.url
             let holder = Task {
                 RedTeamProbes.summary(
-                    await RedTeamProbes.outcome(transport, HTTPRequest(url: URL(string: "\(base)/silent")!)))
+                    await RedTeamProbes.outcome(transport, HTTPRequest(url: URL(string: "\(base)\(holding)")!)))
             }
-            await ConnectionGateTests.eventually { hits.count("/silent") == 1 }
+            await ConnectionGateTests.eventually { hits.count(holding) == 1 }
             var request = HTTPRequest(url: URL(string: "\(base)/waiter")!)
             switch ending {
             case "idle": request.timeout = 0.3
@@ -712,6 +723,83 @@ extension GateRedTeamProbes {
         #expect(outcomes == Array(repeating: "status 200, 2 bytes", count: 11))
         #expect(hits.order == ["/first"] + (0..<10).map { "/w\($0)" })
         await Self.checkGateIsFree(transport, base, "order")
+        try await transport.shutdown()
+    }
+}
+
+// MARK: - Refused connections, bodies resent, many hosts
+
+extension GateRedTeamProbes {
+    /// Fifty requests at once to a port nothing listens on, one place: each fails at once with its cause, waiters
+    /// included, and nothing is kept.
+    @Test func refusedConnectionsWithWaitersAllEndAndKeepNoPlace() async throws {
+        let closed = try Self.server { _, _, _ in false }
+        let url = closed.url
+        closed.stop()
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
+        let outcomes = await Self.within(20, "refused requests") {
+            await withTaskGroup(of: String.self) { group in
+                for index in 0..<50 {
+                    group.addTask {
+                        await Self.send(transport, HTTPRequest(url: url.appendingPathComponent("r\(index)")))
+                    }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+        }
+        #expect(outcomes == Array(repeating: "transport(cannot connect)", count: 50), "\(outcomes ?? [])")
+        #expect(transport.gate?.isIdle == true)
+        try await transport.shutdown()
+    }
+
+    /// POSTs of a small body (collected) redirected with 307 to the same host, one place: the body is resent on
+    /// the next hop, every chain ends, and nothing is kept.
+    @Test func smallBodiesResentAcrossRedirectsOnOnePlace() async throws {
+        let server = try Self.server { path, _, connection in
+            if path == "/post" { return connection.send(Self.answer(307, "", "Location: /landed\r\n")) }
+            return connection.send(Self.answer())
+        }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
+        let base = server.url
+        let outcomes = await Self.within(20, "redirected posts") {
+            await withTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    let request = HTTPRequest(
+                        method: .post, url: URL(string: "\(base)/post")!, body: .data(Data(repeating: 1, count: 60_000))
+                    )
+                    group.addTask { await Self.send(transport, request) }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+        }
+        #expect(outcomes == Array(repeating: "status 200, 2 bytes", count: 20))
+        await Self.checkGateIsFree(transport, base, "posts")
+        try await transport.shutdown()
+    }
+
+    /// Five hosts with one place each and a hundred requests spread over them, some failing: every host's places
+    /// come back (nothing is kept for any host).
+    @Test func manyHostsEachGiveTheirPlacesBack() async throws {
+        var servers: [RedRawServer] = []
+        for _ in 0..<5 { servers.append(try Self.server(Self.hostile)) }
+        defer { for server in servers { server.stop() } }
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 2, maximumResponseSize: 1000))
+        let bases = servers.map(\.url)
+        let paths = ["/ok", "/slow", "/error", "/close", "/big", "/redirect"]
+        let outcomes = await Self.within(30, "requests to five hosts") {
+            await withTaskGroup(of: String.self) { group in
+                for index in 0..<100 {
+                    let url = URL(string: "\(bases[index % 5])\(paths[index % paths.count])")!
+                    group.addTask { await Self.send(transport, HTTPRequest(url: url)) }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+        }
+        #expect(outcomes?.count == 100)
+        for outcome in outcomes ?? [] { #expect(Self.isAnswerOrCRUDError(outcome), "\(outcome)") }
+        for base in bases { await Self.checkGateIsFree(transport, base, "\(base)") }
         try await transport.shutdown()
     }
 }
