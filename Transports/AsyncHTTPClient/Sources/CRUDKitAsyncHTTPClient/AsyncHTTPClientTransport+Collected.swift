@@ -46,6 +46,8 @@ extension AsyncHTTPClientTransport {
         defer { collecting.withLockedValue { $0 -= 1 } }
         do {
             try Task.checkCancellation()
+            // A limit that ran out just as the place came free ends the request before it is sent.
+            if armed, watchdog.fired != nil { throw CancellationError() }
             let loop: HTTPClient.EventLoopPreference
             if let preferred {
                 loop = .delegate(on: preferred)
