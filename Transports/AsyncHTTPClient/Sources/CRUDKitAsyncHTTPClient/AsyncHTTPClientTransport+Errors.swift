@@ -47,8 +47,8 @@ extension AsyncHTTPClientTransport {
             switch error {
             case .remoteConnectionClosed: return .connectionLost
             case .tlsHandshakeTimeout: return .tls
-            case .bodyLengthMismatch, .identityCodingIncorrectlyPresent, .chunkedSpecifiedMultipleTimes,
-                .contentLengthMissing, .invalidProxyResponse:
+            // (`chunkedSpecifiedMultipleTimes` is no longer thrown: AsyncHTTPClient 1.37 corrects that header.)
+            case .bodyLengthMismatch, .identityCodingIncorrectlyPresent, .contentLengthMissing, .invalidProxyResponse:
                 return .protocolViolation
             default: return .other
             }
