@@ -481,6 +481,33 @@ extension NetworkTests {
             #expect(sweeper?.count ?? 0 == 0)
         }
 
+        // MARK: - Beside the deadline: the idle watchdog's arithmetic
+
+        static let childVariable = "CRUDKIT_DEADLINE_ATTACK_IDLE_CHILD"
+
+        /// Run in a child process only (see `bugAHugeFractionalIdleTimeoutTrapsTheProcess`).
+        @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] == "1"))
+        func hugeFractionalIdleTimeoutChild() async throws {
+            let server = try Self.makeServer()
+            defer { server.stop() }
+            let transport = URLSessionTransport(configuration: .init(idleTimeout: 1e12 + 0.5))
+            let (outcome, _) = await Self.run(transport, server.baseURL, deadline: 5)
+            #expect(outcome == "status 200")
+        }
+
+        /// A fractional idle timeout too large for nanoseconds in an `Int` (1e12 + 0.5 s) traps the process:
+        /// `URLSessionTransfer.makeIdleTimer(after:)` converts `seconds * 1e9` with `Int(_:)` ("Double value cannot
+        /// be converted to Int because the result would be greater than Int.max"). Expected: the request is answered
+        /// (the idle timeout given to URLSession is already capped at a year).
+        @Test func bugAHugeFractionalIdleTimeoutTrapsTheProcess() async throws {
+            guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
+            let ending = try await ChildTestProcess.run(
+                filter: "hugeFractionalIdleTimeoutChild", environment: [Self.childVariable: "1"], timeLimit: 30)
+            #expect(
+                ending.reason == .exit && ending.status == 0 && !ending.timedOut,
+                "\(ending.reason) \(ending.status): \(ending.standardError.suffix(300))")
+        }
+
         // MARK: - Leaks
 
         /// Every way an exchange ends without its deadline leaves nothing watched: a refused connection, an invalid
