@@ -21,6 +21,11 @@ final class DeadlineSweeper: Sendable {
 
     private let state: Locked<State>
 
+    /// The latest deadline kept, in uptime nanoseconds (2^62, about 146 years of uptime): libdispatch reads a time
+    /// with the top bit set as one of another clock, already past, so a later one would fire at once, again and
+    /// again. A transfer is never watched past it (its deadline is none).
+    static let latest: UInt64 = 1 << 62
+
     init(queue: DispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.deadlines")) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .distantFuture)
@@ -36,6 +41,7 @@ final class DeadlineSweeper: Sendable {
     /// Ends `transfer` with its deadline error (``URLSessionTransfer/deadlineFired()``) once `deadline` (uptime
     /// nanoseconds) has passed, unless it is ``release(_:)``d first.
     func watch(_ transfer: URLSessionTransfer, until deadline: UInt64) {
+        guard deadline < Self.latest else { return }
         state.withLock { state in
             state.watched[ObjectIdentifier(transfer)] = (deadline, transfer)
             if let armed = state.armed, armed <= deadline { return }
@@ -52,6 +58,9 @@ final class DeadlineSweeper: Sendable {
 
     /// How many transfers are watched.
     var count: Int { state.withLock { $0.watched.count } }
+
+    /// When the timer fires next (uptime nanoseconds); `nil` when it is not armed.
+    var armed: UInt64? { state.withLock { $0.armed } }
 
     /// The timer fired: the transfers whose deadline passed are ended (outside the lock), and the timer is armed
     /// for the earliest deadline left.

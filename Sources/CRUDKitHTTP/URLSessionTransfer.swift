@@ -385,7 +385,8 @@ final class URLSessionTransfer: Sendable {
     private func makeIdleTimer(after seconds: TimeInterval) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.setEventHandler { [weak self] in self?.idleTimerFired() }
-        timer.schedule(deadline: .now() + .nanoseconds(Int(max(0, seconds) * 1e9)))
+        // At most a year (as the timeout URLSession is given): `Int(_:)` traps on nanoseconds past `Int.max`.
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(max(0, seconds), 365 * 86_400) * 1e9)))
         timer.resume()
         return timer
     }

@@ -165,12 +165,15 @@ public final class URLSessionTransport: Transport {
     }
 
     /// When a deadline of `seconds` from now falls, in uptime nanoseconds; `nil` for none (`nil`, infinite or NaN
-    /// seconds, or one too far away to count).
+    /// seconds, or one too far away to count: past ``DeadlineSweeper/latest``, about 146 years of uptime, where
+    /// libdispatch would read the time as one of another clock, already past).
     static func deadline(_ seconds: TimeInterval?) -> (at: UInt64, seconds: TimeInterval)? {
         guard let seconds, seconds.isFinite else { return nil }
         let nanoseconds = max(0, seconds) * 1e9
-        guard nanoseconds < Double(UInt64.max / 2) else { return nil }
-        return (DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds), seconds)
+        guard nanoseconds < Double(DeadlineSweeper.latest) else { return nil }
+        let at = DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds)
+        guard at < DeadlineSweeper.latest else { return nil }
+        return (at, seconds)
     }
 
     /// Runs one URLSession task for `request` (no redirects).
