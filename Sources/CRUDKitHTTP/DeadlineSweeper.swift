@@ -1,9 +1,9 @@
 import CRUDKitCore
 import Dispatch
 
-/// One timer for the deadlines of every ``URLSessionTransfer`` of a ``URLSessionTransport``: a transfer is watched from the start of its task
-/// until it finishes, and the timer, armed for the earliest deadline watched, ends the transfers whose deadline
-/// passed and re-arms for the next one.
+/// One timer for the deadlines of every ``URLSessionTransfer`` of a ``URLSessionTransport``: a transfer is watched
+/// from the start of its task until it finishes, and the timer, armed for the earliest deadline watched, ends the
+/// transfers whose deadline passed and re-arms for the next one.
 ///
 /// A timer source per transfer (created, scheduled, resumed and cancelled for every request, nearly all of which
 /// end long before their deadline) cost each request a round trip through libdispatch's timer machinery. Here a
