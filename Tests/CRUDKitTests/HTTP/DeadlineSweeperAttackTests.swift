@@ -17,8 +17,10 @@ extension NetworkTests {
     /// answer and with cancellation, many exchanges at once, and every way an exchange can end (nothing stays
     /// watched). A probe named `bug…` asserts the promised behaviour and fails while the bug is there.
     @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct DeadlineSweeperAttackTests {
-        /// How much later than its deadline an exchange may end (the machine has 2 shared cores).
-        static let allowedLateness = 0.3
+        /// How much later than its deadline an exchange may end: 0.5 s on the machine's 2 shared cores (the worst
+        /// seen was 0.26 s for 500 exchanges at once), 10 s under a sanitizer, where the suite runs several times
+        /// slower and only an end that never comes is worth catching.
+        static let allowedLateness = TestEnvironment.underSanitizer ? 10 : 0.5
 
         /// `/never` never answers; `/trickle` sends a byte every 50 ms for 5 s; `/after/<ms>` answers `ok` after
         /// `<ms>`; `/hop/<n>/<ms>` answers a 302 to `/hop/<n-1>/<ms>` after `<ms>` (200 `ok` at 0); `/big` is
@@ -217,7 +219,9 @@ extension NetworkTests {
             }
             let elapsed = clock.now - start
             #expect(outcome == Self.timedOut(0.3))
-            #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(600), "ended after \(elapsed)")
+            #expect(
+                elapsed >= .milliseconds(300) && elapsed < .milliseconds(300) + .seconds(Self.allowedLateness),
+                "ended after \(elapsed)")
             #expect(!FileManager.default.fileExists(atPath: destination.path))
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
             #expect(transport.deadlines.count == 0)
@@ -267,7 +271,9 @@ extension NetworkTests {
                 let elapsed = clock.now - start
                 let deadline = request.deadline ?? 0
                 #expect(outcome == Self.timedOut(deadline), "\(request.method)")
-                #expect(elapsed >= .milliseconds(Int(deadline * 1000)) && elapsed < .milliseconds(600))
+                #expect(
+                    elapsed >= .milliseconds(Int(deadline * 1000))
+                        && elapsed < .milliseconds(Int(deadline * 1000)) + .seconds(Self.allowedLateness))
             }
             #expect(transport.deadlines.count == 0)
         }
