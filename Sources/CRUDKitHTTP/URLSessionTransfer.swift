@@ -126,6 +126,9 @@ final class URLSessionTransfer: Sendable {
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// Whether the transfer ended (its continuation resumed); a task still running is then being cancelled.
+    var isFinished: Bool { state.withLock { $0.machine.isFinished } }
+
     // MARK: - Starting and ending
 
     /// Creates the task with `makeTask`, registers it with `delegate` and starts it, unless the transfer was

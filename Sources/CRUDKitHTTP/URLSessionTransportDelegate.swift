@@ -59,6 +59,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        #if canImport(FoundationNetworking)
+        // A transfer that already ended (its deadline, a cancellation) has its task's cancel pending, and
+        // FoundationNetworking may run that cancel before an answer given now, then trap on the answer ("Received
+        // callback for HTTP redirection, but we're not waiting for it"): the cancel ends the task instead.
+        if let transfer = transfer(task), transfer.isFinished { return }
+        #endif
         completionHandler(nil)
     }
 
