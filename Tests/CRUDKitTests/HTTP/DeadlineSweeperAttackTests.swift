@@ -123,7 +123,12 @@ extension NetworkTests {
             }
             for (deadline, isAnswered, outcome, seconds) in results {
                 if isAnswered {
-                    #expect(outcome == "status 200", "answered 0.2 s before its deadline \(deadline) s: \(outcome)")
+                    // Under a sanitizer 0.2 s is no margin: the answer may come after the deadline, which must then
+                    // end the exchange, once, as any other.
+                    #expect(
+                        outcome == "status 200"
+                            || (TestEnvironment.underSanitizer && outcome == Self.timedOut(deadline)),
+                        "answered 0.2 s before its deadline \(deadline) s: \(outcome)")
                 } else {
                     #expect(outcome == Self.timedOut(deadline))
                     #expect(seconds >= deadline, "\(deadline) s ended early, after \(seconds) s")
