@@ -199,7 +199,10 @@ public final class LoopbackServer: Sendable {
         var byte: UInt8 = 1
         _ = write(wake, &byte, 1)
         threads.wait()
+        // Both ends close only here, after every thread that could write to the pipe has ended: a write to a pipe
+        // whose read end is closed raises SIGPIPE, which kills the whole test process.
         state.withLock { state in
+            close(state.wake.read)
             close(state.wake.write)
             state.wake = (-1, -1)
         }
@@ -208,10 +211,9 @@ public final class LoopbackServer: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     private func acceptLoop(listener: Int32, wake: Int32) {
-        defer {
-            close(listener)
-            close(wake)
-        }
+        // The wake pipe's read end stays open until `stop()` has written to it and every connection thread has
+        // ended; `stop()` closes it.
+        defer { close(listener) }
         while true {
             // At the limit, only the wake pipe is watched: a connection that ends (or `stop()`) writes to it.
             let full = state.withLock { state -> Bool in
