@@ -13,16 +13,41 @@ import NIOCore
 ///
 /// Every ``enter(_:)`` or ``wait(_:ticket:)`` that returns is paired with one ``leave(_:loop:)``.
 final class ConnectionGate: Sendable {
-    /// A request waiting for a connection, resumed with the loop to prefer (or failed when abandoned).
-    private struct Waiter {
-        var ticket: UInt64
-        var continuation: CheckedContinuation<(any EventLoop)?, any Error>
-    }
+    /// The continuation a waiting request is resumed through, with the loop to prefer (or failed when abandoned).
+    private typealias Waiter = CheckedContinuation<(any EventLoop)?, any Error>
 
     /// The collected answers in flight to one host, and the requests waiting for one of them to end.
+    ///
+    /// `queue` keeps the waiting tickets in arrival order; an abandoned request leaves only `waiting`, in O(1), its
+    /// ticket skipped when it comes up (and the queue compacted when it is mostly such tickets), so cancelling
+    /// thousands of waits costs no more than making them.
     private struct Host {
         var inFlight = 0
-        var waiters = CircularBuffer<Waiter>()
+        var queue = CircularBuffer<UInt64>()
+        var waiting: [UInt64: Waiter] = [:]
+
+        mutating func append(_ ticket: UInt64, _ waiter: Waiter) {
+            queue.append(ticket)
+            waiting[ticket] = waiter
+        }
+
+        /// The first request still waiting, taken out of the queue.
+        mutating func next() -> Waiter? {
+            while let ticket = queue.popFirst() {
+                if let waiter = waiting.removeValue(forKey: ticket) { return waiter }
+            }
+            return nil
+        }
+
+        /// The request waiting with `ticket`, taken out.
+        mutating func remove(_ ticket: UInt64) -> Waiter? {
+            guard let waiter = waiting.removeValue(forKey: ticket) else { return nil }
+            if queue.count > 64, queue.count > 2 * waiting.count {
+                let kept = queue.filter { waiting[$0] != nil }
+                queue = CircularBuffer(kept)
+            }
+            return waiter
+        }
     }
 
     private struct State {
@@ -77,8 +102,7 @@ final class ConnectionGate: Sendable {
                         continuation.resume(returning: nil)
                         return nil
                     }
-                    let waiter = Waiter(ticket: ticket, continuation: continuation)
-                    state.hosts[host, default: Host()].waiters.append(waiter)
+                    state.hosts[host, default: Host()].append(ticket, continuation)
                     return nil
                 }
                 if let refused { continuation.resume(throwing: refused) }
@@ -96,21 +120,17 @@ final class ConnectionGate: Sendable {
                 state.abandoned.insert(ticket)
                 return nil
             }
-            guard var entry = state.hosts[host],
-                let index = entry.waiters.firstIndex(where: { $0.ticket == ticket })
-            else { return nil }
-            let waiter = entry.waiters.remove(at: index)
-            state.hosts[host] = entry
-            return waiter
+            // In place (an optional-chained mutation of the dictionary's value): no copy of the queue.
+            return state.hosts[host]?.remove(ticket)
         }
-        waiter?.continuation.resume(throwing: error)
+        waiter?.resume(throwing: error)
     }
 
     /// The places taken for `host` and the requests waiting for one.
     func counts(_ host: String) -> (inFlight: Int, waiting: Int) {
         state.withLockedValue { state in
             let entry = state.hosts[host]
-            return (entry?.inFlight ?? 0, entry?.waiters.count ?? 0)
+            return (entry?.inFlight ?? 0, entry?.waiting.count ?? 0)
         }
     }
 
@@ -124,15 +144,15 @@ final class ConnectionGate: Sendable {
     /// prefer, or back to the gate.
     func leave(_ host: String, loop: (any EventLoop)?) {
         let next = state.withLockedValue { state -> Waiter? in
-            guard var entry = state.hosts[host] else { return nil }
-            if let waiter = entry.waiters.popFirst() {
-                state.hosts[host] = entry
-                return waiter
+            if let waiter = state.hosts[host]?.next() { return waiter }
+            guard let inFlight = state.hosts[host]?.inFlight else { return nil }
+            if inFlight > 1 {
+                state.hosts[host]?.inFlight = inFlight - 1
+            } else {
+                state.hosts[host] = nil
             }
-            entry.inFlight -= 1
-            state.hosts[host] = entry.inFlight > 0 ? entry : nil
             return nil
         }
-        next?.continuation.resume(returning: loop)
+        next?.resume(returning: loop)
     }
 }
