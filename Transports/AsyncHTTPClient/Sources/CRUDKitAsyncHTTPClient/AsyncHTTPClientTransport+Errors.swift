@@ -21,7 +21,6 @@ extension AsyncHTTPClientTransport {
             case .readTimeout, .writeTimeout: return .timedOut(.idle(idleTimeout))
             case .deadlineExceeded:
                 return deadline.map { .timedOut(.deadline($0)) } ?? .timedOut(.idle(idleTimeout))
-            case .connectTimeout: return .timedOut(.idle(idleTimeout))
             default: break
             }
         }
@@ -47,6 +46,9 @@ extension AsyncHTTPClientTransport {
             switch error {
             case .remoteConnectionClosed: return .connectionLost
             case .tlsHandshakeTimeout: return .tls
+            // The client's own connect timeout (the exchange's idle time ends a connect before it on an owned
+            // client): no connection, nothing sent, as a refused connection.
+            case .connectTimeout: return .cannotConnect
             // (`chunkedSpecifiedMultipleTimes` is no longer thrown: AsyncHTTPClient 1.37 corrects that header.)
             case .bodyLengthMismatch, .identityCodingIncorrectlyPresent, .contentLengthMissing, .invalidProxyResponse:
                 return .protocolViolation

@@ -45,10 +45,25 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// - Parameter configuration: Connections per host, timeouts, size and redirect limits.
     public init(configuration: Configuration = Configuration()) {
+        let settings = Self.clientSettings(for: configuration)
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        self.configuration = configuration
+        self.ownsClient = true
+        self.gate = ConnectionGate(limit: configuration.maximumConnectionsPerHost)
+        self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
+    }
+
+    /// The settings of the client a transport made with `configuration` owns.
+    static func clientSettings(for configuration: Configuration) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
         // No read timeout: AsyncHTTPClient's re-arms a timer on every part of every response; each exchange has an
         // IdleWatchdog instead (one timer for all of them), which also covers an upload the server stops reading.
-        settings.timeout = .init(connect: .seconds(10), read: nil)
+        // Connecting counts against the idle time too, as through URLSession: the exchange's watchdog (or its
+        // idle deadline) ends a connection that does not come with `timedOut(.idle)`. AsyncHTTPClient's own connect
+        // timeout (10 s unless set) came first for an idle time past it, and was reported as the idle time; it is
+        // now a second past the idle time, there only for a request whose own `timeout` is longer.
+        let connect = configuration.idleTimeout.isFinite ? configuration.idleTimeout + 1 : .infinity
+        settings.timeout = .init(connect: amount(connect), read: nil)
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnectionsPerHost))
@@ -59,11 +74,7 @@ public final class AsyncHTTPClientTransport: Transport {
         // small body that inflates to gigabytes stops there (CRUDError.responseTooLarge).
         settings.decompression = .enabled(limit: .size(max(0, configuration.maximumResponseSize)))
         settings.tracing.tracer = Self.tracer(keeping: settings.tracing.tracer)
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
-        self.configuration = configuration
-        self.ownsClient = true
-        self.gate = ConnectionGate(limit: configuration.maximumConnectionsPerHost)
-        self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
+        return settings
     }
 
     /// The tracer an owned client is given: `tracer`, the one bootstrapped (`InstrumentationSystem.tracer`, which
@@ -520,9 +531,10 @@ public final class AsyncHTTPClientTransport: Transport {
         return UInt64(max(0.001, min(seconds, 86_400 * 365)) * 1e9)
     }
 
-    /// `seconds` (finite: the exchange drops a deadline that is not) as a NIO time amount, at least one millisecond
-    /// and at most a year.
+    /// `seconds` as a NIO time amount, at least one millisecond and at most a year (infinity is a year; the
+    /// exchange drops a deadline that is not finite before it gets here).
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
-        .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
+        guard seconds.isFinite || seconds > 0 else { return .milliseconds(1) }
+        return .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
     }
 }

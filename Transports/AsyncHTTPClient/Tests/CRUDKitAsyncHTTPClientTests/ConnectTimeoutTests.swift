@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import CRUDKit
+import Foundation
+import NIOCore
+import Testing
+
+@testable import CRUDKitAsyncHTTPClient
+
+#if os(Linux)
+import Glibc
+
+/// A host that never completes a connection, and what ends the wait. The owned client's connect timeout was a fixed
+/// 10 s, reported as `timedOut(.idle(<idle timeout>))`: an idle timeout of 60 s failed after 10 s saying 60. Now the
+/// idle time bounds the connect, as through URLSession (the owned client's connect timeout a second past it), and a
+/// client you pass in that gives up connecting first says so: `transport` with the reason `.cannotConnect`.
+@Suite(.timeLimit(.minutes(1))) struct ConnectTimeoutTests {
+    /// A listener on 127.0.0.1 whose accept queue is full and never drained: Linux drops the SYN of any further
+    /// connection, which then neither completes nor fails.
+    final class Blackhole {
+        let port: Int
+        private var descriptors: [Int32] = []
+
+        init() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
+            }
+            guard listener >= 0, bound == 0, listen(listener, 0) == 0 else { throw POSIXError(.EADDRINUSE) }
+            var length = size
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            descriptors.append(listener)
+            // Fill the queue: these connect (or stay pending) without ever being accepted.
+            for _ in 0..<3 {
+                let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+                _ = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, size) }
+                }
+                descriptors.append(filler)
+            }
+        }
+
+        deinit { for descriptor in descriptors { close(descriptor) } }
+
+        var url: URL { URL(string: "http://127.0.0.1:\(port)/people")! }
+    }
+
+    @Test func anOwnedClientsConnectTimeoutIsPastTheIdleTime() {
+        func connect(_ idle: TimeInterval) -> TimeAmount? {
+            AsyncHTTPClientTransport.clientSettings(for: .init(idleTimeout: idle)).timeout.connect
+        }
+        #expect(connect(60) == .seconds(61), "was 10 s, reported as the 60 s idle time")
+        #expect(connect(0.5) == .milliseconds(1500))
+        #expect(connect(.infinity) == .hours(24 * 365))
+        #expect(connect(.nan) == .hours(24 * 365), "an idle time that is not a number is none, as the watchdog's")
+    }
+
+    /// Collected (`api.get`'s path) and streamed (a progress observer): each ends by its idle time, as such (the
+    /// connect timeout, a second later, would now end it as `.cannotConnect`).
+    @Test(arguments: [false, true])
+    func aConnectionThatNeverCompletesEndsAtTheIdleTime(streamed: Bool) async throws {
+        let hole = try Blackhole()
+        let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: 0.5))
+        let observer = streamed ? TransferObserver(download: { _ in }) : .none
+        await #expect {
+            _ = try await transport.send(HTTPRequest(url: hole.url), observer: observer)
+        } throws: { error in
+            guard case .timedOut(.idle(let seconds))? = error as? CRUDError else { return false }
+            return seconds == 0.5
+        }
+        try await transport.shutdown()
+    }
+
+    @Test func aClientYouPassInThatGivesUpConnectingSaysCannotConnect() async throws {
+        let hole = try Blackhole()
+        var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        settings.timeout = .init(connect: .milliseconds(300), read: nil)
+        settings.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        let transport = AsyncHTTPClientTransport(client: client, configuration: .init(idleTimeout: 30))
+        await #expect {
+            _ = try await transport.send(HTTPRequest(url: hole.url))
+        } throws: { error in
+            guard case .transport(let failure)? = error as? CRUDError else { return false }
+            return failure.reason == .cannotConnect
+        }
+        try await client.shutdown()
+    }
+}
+#endif
