@@ -78,7 +78,7 @@ extension TransportContract {
     var compressedAnswer: Check {
         Check(name: "compression: gzip is asked for and decoded") {
             let text = String(repeating: "{\"name\":\"Ada\"}", count: 50)
-            let gzip = GzipBody.text(text)
+            let gzip = LoopbackGzip.text(text)
             try await Self.withServer(contract: self) { request in
                 let accepted = request.headers["Accept-Encoding"]?.lowercased().contains("gzip") ?? false
                 guard accepted else { return .response(HTTPResponse(status: 200, body: Data("plain".utf8))) }
@@ -100,7 +100,7 @@ extension TransportContract {
     var compressionBomb: Check {
         Check(name: "compression: a gzip bomb stops at the size limit") {
             // 16 MB of zeros in about 100 KB, streamed; the limit is 1 MB.
-            let chunks = GzipBody.zeros(16 << 20)
+            let chunks = LoopbackGzip.zeros(16 << 20, chunkSize: 16 << 10)
             let settings = Settings(maximumResponseSize: 1 << 20)
             try await Self.withServer(settings, contract: self) { _ in
                 .stream(LoopbackStream(headers: ["Content-Encoding": "gzip"], chunks: chunks))

@@ -235,12 +235,12 @@ extension RedTeamProbes {
     static func gzipServer() throws -> LoopbackServer {
         let server = LoopbackServer(synchronousHandler: { request in
             let text = String(repeating: "hello gzip ", count: 200)
-            let whole = RedGzip.text(text)
+            let whole = LoopbackGzip.text(text)
             var headers: HTTPHeaders = ["Content-Encoding": "gzip"]
             let body: Data
             switch request.path {
-            case "/exact": body = RedGzip.zeros(1_000)
-            case "/over": body = RedGzip.zeros(1_001)
+            case "/exact": body = LoopbackGzip.zeros(1_000)
+            case "/over": body = LoopbackGzip.zeros(1_001)
             case "/truncated": body = whole.prefix(whole.count / 2)
             case "/notrailer": body = whole.dropLast(8)
             case "/badcrc":
@@ -249,12 +249,12 @@ extension RedTeamProbes {
                 body = copy
             case "/double":
                 headers = ["Content-Encoding": "gzip, gzip"]
-                body = RedGzip.bytes(Array(whole))
-            case "/members": body = RedGzip.text("first ") + RedGzip.text("second")
-            case "/garbage": body = RedGzip.text("text") + Data("GARBAGE".utf8)
+                body = LoopbackGzip.bytes(Array(whole))
+            case "/members": body = LoopbackGzip.text("first ") + LoopbackGzip.text("second")
+            case "/garbage": body = LoopbackGzip.text("text") + Data("GARBAGE".utf8)
             case "/bomb":
                 return .stream(
-                    LoopbackStream(headers: headers, chunks: [RedGzip.zeros(20 << 20)], declaresLength: false))
+                    LoopbackStream(headers: headers, chunks: [LoopbackGzip.zeros(20 << 20)], declaresLength: false))
             default: body = whole
             }
             return .response(HTTPResponse(status: 200, headers: headers, body: body))

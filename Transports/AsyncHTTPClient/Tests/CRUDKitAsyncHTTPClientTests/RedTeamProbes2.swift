@@ -169,19 +169,20 @@ extension RedTeamProbes2 {
 
     static let codings: [String: Coded] = [
         "x-gzip": Coded(
-            fields: "Content-Encoding: x-gzip\r\n", body: RedGzip.text("hello x-gzip"), plain: "hello x-gzip"),
+            fields: "Content-Encoding: x-gzip\r\n", body: LoopbackGzip.text("hello x-gzip"), plain: "hello x-gzip"),
         "identity, gzip": Coded(
-            fields: "Content-Encoding: identity, gzip\r\n", body: RedGzip.text("hello identity gzip"),
+            fields: "Content-Encoding: identity, gzip\r\n", body: LoopbackGzip.text("hello identity gzip"),
             plain: "hello identity gzip"),
         "identity / gzip lines": Coded(
-            fields: "Content-Encoding: identity\r\nContent-Encoding: gzip\r\n", body: RedGzip.text("hello two lines"),
+            fields: "Content-Encoding: identity\r\nContent-Encoding: gzip\r\n",
+            body: LoopbackGzip.text("hello two lines"),
             plain: "hello two lines"),
         "br": Coded(fields: "Content-Encoding: br\r\n", body: brotliHello, plain: "hello"),
         "zstd": Coded(fields: "Content-Encoding: zstd\r\n", body: zstdHello, plain: "hello zstd"),
-        "gzip": Coded(fields: "Content-Encoding: gzip\r\n", body: RedGzip.text("hello gzip"), plain: "hello gzip"),
-        "GZIP": Coded(fields: "Content-Encoding: GZIP\r\n", body: RedGzip.text("hello GZIP"), plain: "hello GZIP"),
+        "gzip": Coded(fields: "Content-Encoding: gzip\r\n", body: LoopbackGzip.text("hello gzip"), plain: "hello gzip"),
+        "GZIP": Coded(fields: "Content-Encoding: GZIP\r\n", body: LoopbackGzip.text("hello GZIP"), plain: "hello GZIP"),
         "gzip, identity": Coded(
-            fields: "Content-Encoding: gzip, identity\r\n", body: RedGzip.text("hello gzip identity"),
+            fields: "Content-Encoding: gzip, identity\r\n", body: LoopbackGzip.text("hello gzip identity"),
             plain: "hello gzip identity"),
         "deflate": Coded(fields: "Content-Encoding: deflate\r\n", body: zlibHello, plain: "hello deflate"),
         "raw deflate": Coded(
@@ -259,7 +260,7 @@ extension RedTeamProbes2 {
     @Test(arguments: [Route.progress, .upload, .download])
     func aGzipBodyInOneByteChunksArrivesWhole(_ route: Route) async throws {
         let text = String(repeating: "0123456789abcdefghijklmnopqrstuvwxyz", count: 84).prefix(3_000)
-        let body = Self.chunked(RedGzip.text(String(text)), size: 1)
+        let body = Self.chunked(LoopbackGzip.text(String(text)), size: 1)
         let server = try Self.server { _, _, _ in
             Self.reply("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n", body)
         }
@@ -287,7 +288,7 @@ extension RedTeamProbes2 {
         let limit = 100_000
         let server = try Self.server { head, _, _ in
             let count = Self.target(head) == "/over" ? limit + 1 : limit
-            let body = RedGzip.zeros(count)
+            let body = LoopbackGzip.zeros(count)
             return Self.reply(
                 "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n", body)
         }
@@ -315,7 +316,7 @@ extension RedTeamProbes2 {
         let server = try Self.server { _, _, _ in
             let count = name.hasSuffix("over") ? limit + 1 : limit
             if name.hasPrefix("gzip") {
-                let body = RedGzip.zeros(count)
+                let body = LoopbackGzip.zeros(count)
                 return Self.reply(
                     "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n", body)
             }
@@ -446,7 +447,7 @@ extension RedTeamProbes2 {
     @Test(arguments: ["HEAD + body", "204 + body", "304 chunked", "length 0 + body"], [Route.collected, .progress])
     func bytesPastABodilessAnswerNeverAnswerTheNextRequest(_ name: String, _ route: Route) async throws {
         let head = try #require(Self.bodilessThenExtra[name])
-        let gzip = RedGzip.text("EVIL")
+        let gzip = LoopbackGzip.text("EVIL")
         let extra = name == "304 chunked" ? Self.chunked(gzip, size: 4) : gzip
         let spliced = Data("HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\nSPLICED".utf8)
         let server = try Self.server { request, _, index in
@@ -555,7 +556,7 @@ extension RedTeamProbes2 {
         "206 length 0 gzip", "206 length 0", "204 gzip", "200 length 0 gzip", "304 gzip", "206 gzip body",
     ])
     func aBodilessAnswerToAResumedReceive(_ name: String) async throws {
-        let gzip = RedGzip.text("ABCDEFGHIJ")
+        let gzip = LoopbackGzip.text("ABCDEFGHIJ")
         let answers = [
             "206 length 0 gzip":
                 "HTTP/1.1 206 Partial Content\r\nContent-Encoding: gzip\r\nContent-Range: bytes 10-19/20\r\nContent-Length: 0\r\n\r\n",
@@ -644,7 +645,7 @@ extension RedTeamProbes2 {
                 guard connection.send(Data("1\r\nc\r\n".utf8)) else { return }
             }
             var rest = Data(gzip ? [0] : [])
-            rest.append(gzip ? RedGzip.text("slow but steady").dropFirst(10) : Data("slow but steady".utf8))
+            rest.append(gzip ? LoopbackGzip.text("slow but steady").dropFirst(10) : Data("slow but steady".utf8))
             connection.send(Self.chunked(rest, size: rest.count))
             connection.waitForClose()
         }
@@ -687,7 +688,8 @@ extension RedTeamProbes2 {
         let limit = 100_000
         let server = try Self.server { _, _, _ in
             var body =
-                name == "bomb" ? RedGzip.zeros(8 * limit) : RedGzip.text(String(repeating: "decoded ", count: 500))
+                name == "bomb"
+                ? LoopbackGzip.zeros(8 * limit) : LoopbackGzip.text(String(repeating: "decoded ", count: 500))
             if name == "bad crc" { body[body.count - 8] ^= 0xff }
             return Self.reply(
                 "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n\r\n", body)

@@ -1,12 +1,21 @@
 import Foundation
 
-/// gzip bodies for the contract's compression checks, written without zlib: one deflate block with the fixed
-/// Huffman codes of RFC 1951 (literals for text; for a run of zero bytes, back-references of 258 bytes at distance
-/// 1, about 160 decoded bytes per encoded byte: a "gzip bomb").
-enum GzipBody {
-    /// `text` as a gzip member (literals only).
-    static func text(_ text: String) -> Data {
-        let bytes = Array(text.utf8)
+/// gzip bodies for a ``LoopbackServer`` that answers compressed (`Content-Encoding: gzip`), written without zlib:
+/// one deflate block with the fixed Huffman codes of RFC 1951 — literals for any bytes, and for a run of zero bytes
+/// back-references of 258 bytes at distance 1, up to 158 decoded bytes per encoded byte (a "gzip bomb", to check
+/// that a client bounds what it decodes).
+///
+/// ```swift
+/// let server = LoopbackServer(synchronousHandler: { _ in
+///     .response(HTTPResponse(status: 200, headers: ["Content-Encoding": "gzip"], body: LoopbackGzip.text("hello")))
+/// })
+/// ```
+public enum LoopbackGzip {
+    /// `text`'s UTF-8 bytes as one gzip member.
+    public static func text(_ text: String) -> Data { bytes(Array(text.utf8)) }
+
+    /// `bytes` as one gzip member (literals only: larger than `bytes`, decoded by any gzip reader).
+    public static func bytes(_ bytes: [UInt8]) -> Data {
         var writer = BitWriter()
         writer.blockHeader()
         for byte in bytes { writer.literal(Int(byte)) }
@@ -14,8 +23,10 @@ enum GzipBody {
         return member(writer.finish(), crc: crc32(bytes), size: bytes.count)
     }
 
-    /// `count` zero bytes as a gzip member, in chunks of `chunkSize` encoded bytes for a streamed answer.
-    static func zeros(_ count: Int, chunkSize: Int = 16 << 10) -> [Data] {
+    /// `count` zero bytes (none when `count` is not positive) as one gzip member: 13 bits per 258 zeros, then up to
+    /// 257 zeros as 8-bit literals (100,000 zeros in 803 bytes).
+    public static func zeros(_ count: Int) -> Data {
+        let count = max(0, count)
         var writer = BitWriter()
         writer.blockHeader()
         var left = count
@@ -29,11 +40,15 @@ enum GzipBody {
         }
         for _ in 0..<left { writer.literal(0) }
         writer.endOfBlock()
-        let crc = crc32(zeros: count)
-        let whole = member(writer.finish(), crc: crc, size: count)
-        return stride(from: 0, to: whole.count, by: chunkSize).map {
-            whole.subdata(in: $0..<min($0 + chunkSize, whole.count))
-        }
+        return member(writer.finish(), crc: crc32(zeros: count), size: count)
+    }
+
+    /// ``zeros(_:)`` cut into pieces of at most `chunkSize` encoded bytes (at least 1), for a streamed answer
+    /// (``LoopbackStream``).
+    public static func zeros(_ count: Int, chunkSize: Int) -> [Data] {
+        let whole = zeros(count)
+        let size = max(1, chunkSize)
+        return stride(from: 0, to: whole.count, by: size).map { whole.subdata(in: $0..<min($0 + size, whole.count)) }
     }
 
     /// A gzip header, the deflate stream, then the CRC-32 and the size (both little-endian).
