@@ -165,7 +165,7 @@ import Testing
     }
 
     /// Zero, tiny and negative idle times end a hanging connect as the idle time, with the figure configured, on
-    /// AsyncHTTPClient (20 tries each, collected) and URLSession (once). From -0.999 s down the owned client's connect
+    /// AsyncHTTPClient (20 tries each, collected and observed) and URLSession (once). From -0.999 s down the owned client's connect
     /// timeout (idle + 1 s) is clamped to 1 ms, the same as the watchdog's: whichever timer fires first decides the
     /// error.
     @Test(arguments: [0, 1e-9, -0.5, -1, -10])
@@ -173,15 +173,21 @@ import Testing
         let hole = try ConnectTimeoutTests.Blackhole()
         let ahc = AsyncHTTPClientTransport(configuration: .init(idleTimeout: idle))
         var seen: [String: Int] = [:]
-        for _ in 0..<20 {
-            let (outcome, _) = await Self.attempt(ahc, "collected", HTTPRequest(url: hole.url))
-            seen["ahc: \(outcome)", default: 0] += 1
+        for path in ["collected", "observed"] {
+            for _ in 0..<20 {
+                let (outcome, _) = await Self.attempt(ahc, path, HTTPRequest(url: hole.url))
+                seen["ahc \(path): \(outcome)", default: 0] += 1
+            }
         }
         try await ahc.shutdown()
         let session = URLSessionTransport(configuration: .init(idleTimeout: idle))
         let (outcome, _) = await Self.attempt(session, "collected", HTTPRequest(url: hole.url))
         seen["urlsession: \(outcome)", default: 0] += 1
-        #expect(seen == ["ahc: timedOut(idle(\(idle)))": 20, "urlsession: timedOut(idle(\(idle)))": 1], "\(seen)")
+        #expect(
+            seen == [
+                "ahc collected: timedOut(idle(\(idle)))": 20, "ahc observed: timedOut(idle(\(idle)))": 20,
+                "urlsession: timedOut(idle(\(idle)))": 1,
+            ], "\(seen)")
     }
 
     /// CONFIRMED BUG (a regression of the connect timeout change): `shutdown()` of a transport whose request to a
@@ -199,6 +205,30 @@ import Testing
         let elapsed = clock.now - started
         #expect(ended == true)
         #expect(elapsed < .seconds(5), "shutdown() took \(elapsed) after the request had ended")
+        withExtendedLifetime(hole) {}
+    }
+
+    /// Holds: 60 collected requests at once through 2 places per host to a host that never completes a connection:
+    /// the 58 waiting at the gate end by their own idle time (armed when they started), like the 2 connecting, and
+    /// the gate keeps nothing afterwards.
+    @Test func sixtyRequestsQueuedBehindHangingConnectsAllEndByTheirIdleTime() async throws {
+        let hole = try ConnectTimeoutTests.Blackhole()
+        let ahc = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 2, idleTimeout: 0.5))
+        let url = hole.url
+        let seen = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<60 {
+                group.addTask {
+                    let (outcome, seconds) = await Self.attempt(ahc, "collected", HTTPRequest(url: url))
+                    return seconds < 3 ? outcome : "\(outcome) after \(seconds) s"
+                }
+            }
+            var all: [String: Int] = [:]
+            for await outcome in group { all[outcome, default: 0] += 1 }
+            return all
+        }
+        #expect(seen == ["timedOut(idle(0.5))": 60], "\(seen)")
+        let gate = try #require(ahc.gate)
+        await ConnectionGateTests.eventually { gate.isIdle }
         withExtendedLifetime(hole) {}
     }
 
