@@ -107,6 +107,27 @@ extension NetworkTests {
             dropped?.stop()  // clean up after the failure
         }
 
+        /// CONFIRMED BUG: `stop()` called from a handler (a test that takes the server away on some request) never
+        /// returns: it waits for every connection thread to end, the calling one included. The connection thread
+        /// stays blocked for the life of the process, with its socket open (shut down, never closed).
+        @Test func stopFromAHandlerReturns() throws {
+            let returned = Atomic<Bool>(false)
+            let box = Mutex<LoopbackServer?>(nil)
+            let server = LoopbackServer(synchronousHandler: { _ in
+                box.withLock { $0 }?.stop()
+                returned.store(true, ordering: .releasing)
+                return .response(HTTPResponse(status: 200))
+            })
+            box.withLock { $0 = server }
+            try server.start()
+            let client = try RawConnection(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            let stopReturned = Self.poll(5) { returned.load(ordering: .acquiring) }
+            #expect(
+                stopReturned, "stop() called from a handler had not returned after 5 s (it waits for its own thread)")
+            box.withLock { $0 = nil }
+        }
+
         /// Holds: eight threads stop a server at once while it is full (2 connections served, 2 more waiting in the
         /// backlog); every stop returns, nothing stays open, and another stop still does nothing.
         @Test func eightConcurrentStopsOfAFullServer() throws {
