@@ -30,11 +30,11 @@ import Glibc
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// CONFIRMED BUG: a refused connection through `HTTPClient.shared` (as the README suggests passing) and through
-    /// URLSession. URLSession says `transport(cannotConnect)` at once (and `RetryPolicy` retries it whatever the
-    /// method); through the shared client, which retries establishing the connection, nothing ends the request but
-    /// the transport's idle watchdog: `timedOut(idle(2.0))` after 2 s, as if a server had gone quiet, and a `POST`
-    /// is then not retried.
+    /// CONFIRMED BUG: a refused connection through `HTTPClient.shared` (as the transport's documentation suggests
+    /// passing) and through URLSession. URLSession says `transport(cannotConnect)` at once (and `RetryPolicy`
+    /// retries it whatever the method); through the shared client, which retries establishing the connection,
+    /// nothing ends the request but the transport's idle watchdog: `timedOut(idle(2.0))` after 2 s (12 s with an
+    /// idle time of 12 s, past the client's 10 s connect timeout), as if a server had gone quiet.
     @Test(arguments: [2.0, 12.0])
     func aRefusedConnectionThroughTheSharedClientEndsAsOnURLSession(_ idle: Double) async throws {
         let port = try Self.refusedPort()
