@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import CRUDKit
+import Foundation
+import NIOCore
+import Testing
+
+@testable import CRUDKitAsyncHTTPClient
+
+#if os(Linux)
+import Glibc
+
+/// Red team 28: connection failures through a client passed to `init(client:)`, whose settings the transport does
+/// not choose (`HTTPClient.shared` retries connection establishment, with a 10 s connect timeout).
+@Suite(.timeLimit(.minutes(1))) struct RedTeam28PassedInClient {
+    /// A port on 127.0.0.1 where nothing listens (bound, then closed): a connection there is refused.
+    static func refusedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// CONFIRMED BUG: a refused connection through `HTTPClient.shared` (as the transport's documentation suggests
+    /// passing) and through URLSession. URLSession says `transport(cannotConnect)` at once (and `RetryPolicy`
+    /// retries it whatever the method); through the shared client, which retries establishing the connection,
+    /// nothing ends the request but the transport's idle watchdog: `timedOut(idle(2.0))` after 2 s (12 s with an
+    /// idle time of 12 s, past the client's 10 s connect timeout), as if a server had gone quiet.
+    @Test(arguments: [2.0, 12.0])
+    func aRefusedConnectionThroughTheSharedClientEndsAsOnURLSession(_ idle: Double) async throws {
+        let port = try Self.refusedPort()
+        let url = URL(string: "http://127.0.0.1:\(port)/people")!
+        let configuration = URLSessionTransport.Configuration(idleTimeout: idle)
+        var seen: [String] = []
+        let transports: [(String, any ResumableTransport)] = [
+            ("ahc shared", AsyncHTTPClientTransport(client: .shared, configuration: configuration)),
+            ("urlsession", URLSessionTransport(configuration: configuration)),
+        ]
+        for (name, transport) in transports {
+            let (outcome, seconds) = await RedTeam28ConnectTimeout.attempt(
+                transport, "collected", HTTPRequest(url: url))
+            seen.append("\(name): \(outcome)\(seconds < 1 ? "" : String(format: " after %.1f s", seconds))")
+        }
+        #expect(seen == ["ahc shared: transport(cannot connect)", "urlsession: transport(cannot connect)"], "\(seen)")
+    }
+}
+#endif
