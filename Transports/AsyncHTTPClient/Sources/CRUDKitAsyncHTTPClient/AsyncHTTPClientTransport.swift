@@ -53,17 +53,20 @@ public final class AsyncHTTPClientTransport: Transport {
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
     }
 
+    /// How long the owned client tries to open a connection, whatever the request's limits.
+    static let connectTimeout = TimeAmount.seconds(10)
+
     /// The settings of the client a transport made with `configuration` owns.
     static func clientSettings(for configuration: Configuration) -> HTTPClient.Configuration {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
         // No read timeout: AsyncHTTPClient's re-arms a timer on every part of every response; each exchange has an
         // IdleWatchdog instead (one timer for all of them), which also covers an upload the server stops reading.
-        // Connecting counts against the idle time too, as through URLSession: the exchange's watchdog (or its
-        // idle deadline) ends a connection that does not come with `timedOut(.idle)`. AsyncHTTPClient's own connect
-        // timeout (10 s unless set) came first for an idle time past it, and was reported as the idle time; it is
-        // now a second past the idle time, there only for a request whose own `timeout` is longer.
-        let connect = configuration.idleTimeout.isFinite ? configuration.idleTimeout + 1 : .infinity
-        settings.timeout = .init(connect: amount(connect), read: nil)
+        // Connecting counts against the exchange's idle time and deadline, as through URLSession: its watchdog (or
+        // its idle deadline) ends a connection that does not come with `timedOut`. AsyncHTTPClient's own connect
+        // timeout stays at 10 s: it bounds a connection attempt that outlives its request (the pool goes on
+        // connecting, and `shutdown()` waits for it), and when it comes first it ends the request as
+        // `transport(.cannotConnect)`, nothing having been sent.
+        settings.timeout = .init(connect: connectTimeout, read: nil)
         settings.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnectionsPerHost))
