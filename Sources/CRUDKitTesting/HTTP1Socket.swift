@@ -108,7 +108,11 @@ final class HTTP1Socket {
     ///
     /// Bytes the peer sends meanwhile are kept in the buffer.
     func waitForClose(seconds: Double?) -> Bool {
-        let deadline = seconds.map { DispatchTime.now().uptimeNanoseconds + UInt64(max(0, $0) * 1e9) }
+        // Infinite (or past a year): no deadline; not a number: none to wait.
+        let deadline = seconds.flatMap { seconds -> UInt64? in
+            guard !(seconds >= 86_400 * 365) else { return nil }
+            return DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        }
         while true {
             var timeout: Int32 = -1
             if let deadline {

@@ -169,14 +169,22 @@ public final class LoopbackServer: Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         let inode = Self.inode(of: listener)
-        state.withLock {
-            $0.listener = listener
-            $0.wake = (pipeEnds[0], pipeEnds[1])
-            $0.port = port
-            $0.sockets.append(inode)
+        // Stored, and the accept thread counted, in one step: a `stop()` from another thread either comes first
+        // (and this start ends here, leaving nothing open) or finds the pipe to wake and the thread to wait for.
+        let running = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.listener = listener
+            state.wake = (pipeEnds[0], pipeEnds[1])
+            state.port = port
+            state.sockets.append(inode)
+            threads.enter()
+            return true
+        }
+        guard running else {
+            for descriptor in [listener, pipeEnds[0], pipeEnds[1]] { close(descriptor) }
+            return
         }
         let wakeRead = pipeEnds[0]
-        threads.enter()
         let thread = Thread { [self] in
             acceptLoop(listener: listener, wake: wakeRead)
             threads.leave()
@@ -187,26 +195,49 @@ public final class LoopbackServer: Sendable {
 
     /// Stops the server: stops accepting, closes every connection, and returns once every thread has ended.
     ///
-    /// Safe to call more than once.
+    /// Safe to call more than once and from several threads: each call returns once every thread has ended.
+    /// Called from a handler, whose own thread cannot end before it returns, it returns at once; the server ends
+    /// its threads and closes its sockets as soon as that handler has returned. A started server is stopped only
+    /// by this: its threads keep it alive, so dropping it without `stop()` leaves it listening.
     public func stop() {
-        let wake = state.withLock { state -> Int32? in
-            guard state.started, !state.stopping else { return nil }
+        let stopping = state.withLock { state -> (first: Bool, wake: Int32)? in
+            guard state.started else { return nil }
+            if state.stopping { return (false, -1) }
             state.stopping = true
             for descriptor in state.connections.values { shutdown(descriptor, Int32(SHUT_RDWR)) }
-            return state.wake.write
+            return (true, state.wake.write)
         }
-        guard let wake else { return }
-        var byte: UInt8 = 1
-        _ = write(wake, &byte, 1)
+        guard let stopping else { return }
+        if stopping.first, stopping.wake >= 0 {
+            var byte: UInt8 = 1
+            _ = write(stopping.wake, &byte, 1)
+        }
+        if Self.answering == ObjectIdentifier(self) {
+            guard stopping.first else { return }
+            let closer = Thread { [self] in
+                threads.wait()
+                closeWakePipe()
+            }
+            closer.name = "LoopbackServer.stop"
+            closer.start()
+            return
+        }
         threads.wait()
-        // Both ends close only here, after every thread that could write to the pipe has ended: a write to a pipe
-        // whose read end is closed raises SIGPIPE, which kills the whole test process.
+        if stopping.first { closeWakePipe() }
+    }
+
+    /// Closes both ends of the wake pipe. Only once every thread that could write to it has ended: a write to a pipe
+    /// whose read end is closed raises SIGPIPE, which kills the whole process.
+    private func closeWakePipe() {
         state.withLock { state in
-            close(state.wake.read)
-            close(state.wake.write)
+            if state.wake.read >= 0 { close(state.wake.read) }
+            if state.wake.write >= 0 { close(state.wake.write) }
             state.wake = (-1, -1)
         }
     }
+
+    /// The server whose handler the current thread or task is running, if any (see ``stop()``).
+    @TaskLocal static var answering: ObjectIdentifier?
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
@@ -237,7 +268,15 @@ public final class LoopbackServer: Sendable {
             }
             if full || entries[1].revents == 0 { continue }
             let descriptor = accept(listener, nil, nil)
-            if descriptor < 0 { continue }
+            if descriptor < 0 {
+                // Out of descriptors: the pending connection stays in the backlog; wait for the wake pipe (a stop,
+                // a connection that ended) for at most 10 ms instead of spinning on the listener.
+                if errno == EMFILE || errno == ENFILE {
+                    var entry = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&entry, 1, 10)
+                }
+                continue
+            }
             var one: Int32 = 1
             _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             #if canImport(Darwin)

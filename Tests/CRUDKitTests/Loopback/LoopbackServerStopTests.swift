@@ -68,5 +68,52 @@ extension NetworkTests {
                 #expect(server.openConnections == 0)
             }
         }
+
+        /// `stop()` from an async handler (run in a task, not on the connection's thread) returns at once, and the
+        /// server ends once the handler returned: its listener closed, no connection left.
+        @Test func stopFromAnAsyncHandlerReturnsAndTheServerEnds() throws {
+            let box = Mutex<LoopbackServer?>(nil)
+            let server = LoopbackServer { _ in
+                box.withLock { $0 }?.stop()
+                return .response(HTTPResponse(status: 200))
+            }
+            box.withLock { $0 = server }
+            try server.start()
+            let listener = try #require(server.socketInodes.first)
+            let client = try RawConnection(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.readToEnd()
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(10)
+            while clock.now < end, server.openConnections > 0 || openSocketInodes().contains(listener) {
+                sched_yield()
+            }
+            #expect(server.openConnections == 0)
+            #expect(!openSocketInodes().contains(listener), "the listener stayed open")
+            box.withLock { $0 = nil }
+        }
+
+        /// A stream whose pieces are an infinite delay apart waits for the client or `stop()`; it trapped converting
+        /// the delay to nanoseconds.
+        @Test func aStreamDelayedForeverWaitsUntilStop() throws {
+            let server = LoopbackServer { _ in
+                .stream(LoopbackStream(chunks: [Data("a".utf8), Data("b".utf8)], delay: .infinity))
+            }
+            try server.start()
+            let client = try RawConnection(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            // The head and the first piece, then nothing until the connection ends.
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            while !String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\na") {
+                let count = chunk.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                received += chunk[0..<count]
+            }
+            #expect(String(decoding: received, as: UTF8.self).hasSuffix("\r\n\r\na"))
+            server.stop()
+            #expect(try client.readToEnd().isEmpty, "nothing after the first piece")
+            #expect(server.openConnections == 0)
+        }
     }
 }
