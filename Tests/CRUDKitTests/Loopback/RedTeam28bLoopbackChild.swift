@@ -35,6 +35,7 @@ extension NetworkTests {
             case "concurrentStopsFromTasks":
                 try await Self.stopsFromTasks(2 * ProcessInfo.processInfo.activeProcessorCount)
             case "oneStopFromATask": try await Self.stopsFromTasks(1)
+            case "outOfDescriptors": try Self.outOfDescriptors()
             case "crossServerStops": try Self.crossServerStops()
             case "rangeEndingAtIntMax": try Self.download(LoopbackDownload(length: 1_000), range: "bytes=0-\(Int.max)")
             case "negativeDownloadLength": try Self.download(LoopbackDownload(length: -1), range: nil)
@@ -61,6 +62,65 @@ extension NetworkTests {
             }
             #expect(server.openConnections == 0)
             withExtendedLifetime(client) {}
+        }
+
+        /// Runs the server out of descriptors with two connections waiting, measures the CPU it burns meanwhile, then
+        /// gives the descriptors back: the waiting connections are served, and `stop()` ends the server.
+        static func outOfDescriptors() throws {
+            let server = LoopbackServer(synchronousHandler: { _ in .response(HTTPResponse(status: 200)) })
+            try server.start()
+            let clients = (0..<2).map { _ in socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }
+            var saved = rlimit()
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved)
+            let highest =
+                (try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).compactMap { Int32($0) }
+                .max() ?? 0
+            var lowered = saved
+            lowered.rlim_cur = rlim_t(highest + 8)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered)
+            var fillers: [Int32] = []
+            while true {
+                let descriptor = open("/dev/null", O_RDONLY)
+                if descriptor < 0 { break }
+                fillers.append(descriptor)
+            }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(server.port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            for client in clients {
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                #expect(connected == 0)
+                _ = Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8).withUnsafeBytes {
+                    send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+            }
+            var before = rusage()
+            _ = getrusage(RUSAGE_SELF.rawValue, &before)
+            usleep(1_000_000)
+            var after = rusage()
+            _ = getrusage(RUSAGE_SELF.rawValue, &after)
+            func seconds(_ usage: rusage) -> Double {
+                Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            }
+            let burnt = seconds(after) - seconds(before)
+            #expect(burnt < 0.3, "the accept loop burnt \(burnt) s of CPU in 1 s out of descriptors")
+            #expect(server.connectionsAccepted == 0, "the probe did not run the server out of descriptors")
+            for descriptor in fillers { close(descriptor) }
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved)
+            for client in clients {
+                var reply = [UInt8](repeating: 0, count: 12)
+                let count = reply.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_WAITALL)) }
+                #expect(count == 12 && String(decoding: reply, as: UTF8.self) == "HTTP/1.1 200")
+                close(client)
+            }
+            server.stop()
+            #expect(server.openConnections == 0)
         }
 
         /// Server A's handler stops server B while B's handler stops A.
@@ -132,6 +192,14 @@ extension NetworkTests {
             guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
             let failure = try await Self.runChild("oneStopFromATask")
             #expect(failure == nil, "stop() from one task during an async handler: \(failure ?? "")")
+        }
+
+        /// Holds: out of descriptors (`EMFILE`) with connections waiting, the accept loop does not spin (CPU
+        /// measured over 1 s), serves the waiting connections once descriptors are free again, and stops.
+        @Test func outOfDescriptorsTheAcceptLoopWaitsAndRecovers() async throws {
+            guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
+            let failure = try await Self.runChild("outOfDescriptors")
+            #expect(failure == nil, "out of descriptors: \(failure ?? "")")
         }
 
         /// CONFIRMED BUG: server A's handler stops server B while B's handler stops A. Each `stop()` is made from a
