@@ -101,17 +101,16 @@ extension LoopbackServer {
         let failed: @Sendable (any Error) -> LoopbackReply = { error in
             .response(HTTPResponse(status: 500, body: Data("handler failed: \(error)".utf8)))
         }
-        let server = ObjectIdentifier(self)
         switch handler {
         case .sync(let handler):
-            do { return try Self.$answering.withValue(server) { try handler(request) } } catch { return failed(error) }
+            do { return try Self.$answering.withValue(true) { try handler(request) } } catch { return failed(error) }
         case .async(let handler):
             let done = DispatchSemaphore(value: 0)
             let result = Locked<LoopbackReply?>(nil)
             Task {
                 let reply: LoopbackReply
                 do {
-                    reply = try await Self.$answering.withValue(server) { try await handler(request) }
+                    reply = try await Self.$answering.withValue(true) { try await handler(request) }
                 } catch {
                     reply = failed(error)
                 }

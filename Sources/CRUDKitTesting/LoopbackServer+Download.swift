@@ -14,17 +14,19 @@ extension LoopbackServer {
         if let lastModified = download.lastModified { headers["Last-Modified"] = lastModified }
         if !keepAlive { headers["Connection"] = "close" }
 
-        var range = 0..<download.length
+        // A negative length is an empty body.
+        let length = max(0, download.length)
+        var range = 0..<length
         var status = 200
         if download.honoursRanges, let asked = request.headers["Range"], Self.validatorMatches(request, download) {
-            guard let requested = Self.parseRange(asked, length: download.length) else {
-                headers["Content-Range"] = "bytes */\(download.length)"
+            guard let requested = Self.parseRange(asked, length: length) else {
+                headers["Content-Range"] = "bytes */\(length)"
                 try socket.write(Self.head(of: HTTPResponse(status: 416, headers: headers), length: 0))
                 return keepAlive
             }
             range = requested
             status = 206
-            headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(download.length)"
+            headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(length)"
         }
         try socket.write(Self.head(of: HTTPResponse(status: status, headers: headers), length: range.count))
         if request.method == "HEAD" { return keepAlive }
@@ -33,7 +35,7 @@ extension LoopbackServer {
         if let stall = download.stallAfter, request.headers["Range"] == nil { end = min(end, stall) }
         var offset = range.lowerBound
         while offset < end {
-            let next = min(end, offset + 262_144)
+            let next = end - offset > 262_144 ? offset + 262_144 : end
             try socket.write(LoopbackDownload.bytes(offset..<next))
             offset = next
         }
@@ -59,6 +61,7 @@ extension LoopbackServer {
         guard bounds.count == 2, let start = Int(bounds[0]), start >= 0, start < length else { return nil }
         if bounds[1].isEmpty { return start..<length }
         guard let last = Int(bounds[1]), last >= start else { return nil }
-        return start..<min(length, last + 1)
+        // `last` may be `Int.max`: compared, never incremented.
+        return start..<(last < length ? last + 1 : length)
     }
 }

@@ -50,6 +50,9 @@ public final class LoopbackServer: Sendable {
         var sockets: [UInt64] = []
         /// Whether the accept loop waits for a connection to end (it is at ``maximumConnections``).
         var waitingForSlot = false
+        /// The server's threads still running (the accept loop and one per connection). Once the server is stopping,
+        /// the last of them to end closes the wake pipe.
+        var live = 0
     }
 
     /// The default of ``maximumConnections``.
@@ -177,6 +180,7 @@ public final class LoopbackServer: Sendable {
             state.wake = (pipeEnds[0], pipeEnds[1])
             state.port = port
             state.sockets.append(inode)
+            state.live += 1
             threads.enter()
             return true
         }
@@ -187,6 +191,7 @@ public final class LoopbackServer: Sendable {
         let wakeRead = pipeEnds[0]
         let thread = Thread { [self] in
             acceptLoop(listener: listener, wake: wakeRead)
+            state.withLock { threadEnded(&$0) }
             threads.leave()
         }
         thread.name = "LoopbackServer.accept"
@@ -195,49 +200,51 @@ public final class LoopbackServer: Sendable {
 
     /// Stops the server: stops accepting, closes every connection, and returns once every thread has ended.
     ///
-    /// Safe to call more than once and from several threads: each call returns once every thread has ended.
-    /// Called from a handler, whose own thread cannot end before it returns, it returns at once; the server ends
-    /// its threads and closes its sockets as soon as that handler has returned. A started server is stopped only
-    /// by this: its threads keep it alive, so dropping it without `stop()` leaves it listening.
+    /// Safe to call more than once and from several threads: each call returns once every thread has ended. It
+    /// blocks its thread meanwhile, so call it from as few tasks at once as you can while an async handler runs: a
+    /// handler waiting for a thread of the shared pool that every caller blocks never returns.
+    ///
+    /// Called from a handler (of any `LoopbackServer`, or a task that handler started), whose own thread cannot end
+    /// before it returns, it returns at once, and the server ends its threads and closes its sockets once that
+    /// handler has returned; the connection of the request being handled is closed too, so its reply is not sent.
+    /// A started server is stopped only by this: its threads keep it alive, so dropping it without `stop()` leaves
+    /// it listening.
     public func stop() {
-        let stopping = state.withLock { state -> (first: Bool, wake: Int32)? in
-            guard state.started else { return nil }
-            if state.stopping { return (false, -1) }
-            state.stopping = true
-            for descriptor in state.connections.values { shutdown(descriptor, Int32(SHUT_RDWR)) }
-            return (true, state.wake.write)
-        }
-        guard let stopping else { return }
-        if stopping.first, stopping.wake >= 0 {
-            var byte: UInt8 = 1
-            _ = write(stopping.wake, &byte, 1)
-        }
-        if Self.answering == ObjectIdentifier(self) {
-            guard stopping.first else { return }
-            let closer = Thread { [self] in
-                threads.wait()
-                closeWakePipe()
+        let stopping = state.withLock { state -> Bool in
+            guard state.started else { return false }
+            if !state.stopping {
+                state.stopping = true
+                for descriptor in state.connections.values { shutdown(descriptor, Int32(SHUT_RDWR)) }
+                // Written under the lock: the wake pipe closes (under the lock) once the last thread has ended,
+                // and its descriptor number may then be reused.
+                if state.wake.write >= 0 {
+                    var byte: UInt8 = 1
+                    _ = write(state.wake.write, &byte, 1)
+                }
+                if state.live == 0 { Self.closeWakePipe(&state) }
             }
-            closer.name = "LoopbackServer.stop"
-            closer.start()
-            return
+            return true
         }
+        guard stopping, !Self.answering else { return }
         threads.wait()
-        if stopping.first { closeWakePipe() }
     }
 
-    /// Closes both ends of the wake pipe. Only once every thread that could write to it has ended: a write to a pipe
-    /// whose read end is closed raises SIGPIPE, which kills the whole process.
-    private func closeWakePipe() {
-        state.withLock { state in
-            if state.wake.read >= 0 { close(state.wake.read) }
-            if state.wake.write >= 0 { close(state.wake.write) }
-            state.wake = (-1, -1)
-        }
+    /// A thread of the server ends: the last one, once the server is stopping, closes the wake pipe.
+    func threadEnded(_ state: inout State) {
+        state.live -= 1
+        if state.stopping, state.live == 0 { Self.closeWakePipe(&state) }
     }
 
-    /// The server whose handler the current thread or task is running, if any (see ``stop()``).
-    @TaskLocal static var answering: ObjectIdentifier?
+    /// Closes both ends of the wake pipe. Only once no thread can write to it or read it: a write to a pipe whose
+    /// read end is closed raises SIGPIPE, which kills the whole process.
+    private static func closeWakePipe(_ state: inout State) {
+        if state.wake.read >= 0 { close(state.wake.read) }
+        if state.wake.write >= 0 { close(state.wake.write) }
+        state.wake = (-1, -1)
+    }
+
+    /// Whether the current thread or task is running a `LoopbackServer`'s handler (see ``stop()``).
+    @TaskLocal static var answering = false
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
@@ -289,6 +296,7 @@ public final class LoopbackServer: Sendable {
                 state.connections[state.accepted] = descriptor
                 state.peakOpen = max(state.peakOpen, state.connections.count)
                 state.sockets.append(inode)
+                state.live += 1
                 return state.accepted
             }
             guard let number else {
@@ -298,16 +306,15 @@ public final class LoopbackServer: Sendable {
             threads.enter()
             let thread = Thread { [self] in
                 serve(HTTP1Socket(descriptor: descriptor, idleTimeout: idleTimeout), number: number)
-                let wakeAcceptLoop = state.withLock { state -> Int32? in
+                state.withLock { state in
                     state.connections[number] = nil
                     close(descriptor)
-                    guard state.waitingForSlot, !state.stopping else { return nil }
-                    state.waitingForSlot = false
-                    return state.wake.write
-                }
-                if let wakeAcceptLoop {
-                    var byte: UInt8 = 1
-                    _ = write(wakeAcceptLoop, &byte, 1)
+                    if state.waitingForSlot, !state.stopping, state.wake.write >= 0 {
+                        state.waitingForSlot = false
+                        var byte: UInt8 = 1
+                        _ = write(state.wake.write, &byte, 1)
+                    }
+                    threadEnded(&state)
                 }
                 threads.leave()
             }
