@@ -249,8 +249,8 @@ public final class LoopbackServer: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     private func acceptLoop(listener: Int32, wake: Int32) {
-        // The wake pipe's read end stays open until `stop()` has written to it and every connection thread has
-        // ended; `stop()` closes it.
+        // The wake pipe stays open until the server is stopping and every one of its threads has ended; the last
+        // thread to end closes it (see `threadEnded(_:)`).
         defer { close(listener) }
         while true {
             // At the limit, only the wake pipe is watched: a connection that ends (or `stop()`) writes to it.
