@@ -114,3 +114,21 @@ func openSocketInodes() -> Set<UInt64> {
 func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
 }
+
+/// The pipes open in this process (`pipe:[inode]`), from `/proc/self/fd` (empty where there is no `/proc`).
+func openPipes() -> Set<String> {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+    return Set(
+        entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+            .filter { $0.hasPrefix("pipe:") })
+}
+
+/// Polls `condition` (yielding the thread, never sleeping) until it holds or `seconds` passed; whether it holds.
+func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > end { return false }
+        sched_yield()
+    }
+    return true
+}

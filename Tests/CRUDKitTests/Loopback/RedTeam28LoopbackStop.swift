@@ -12,30 +12,11 @@ import Glibc
 #endif
 
 extension NetworkTests {
-    /// Red team 28: `LoopbackServer.stop()` (the wake pipe now closed by `stop()` after every thread ended) against
+    /// Red team 28: `LoopbackServer.stop()` (the wake pipe now closed by the last thread to end) against
     /// second and concurrent stops, a stop from a handler, a full server, a slow stream, start after stop,
     /// `stop()` racing `start()`, and descriptor leaks over 1,000 cycles. (A started server dropped without
     /// `stop()` is not stopped, as `stop()`'s documentation now says: its threads keep it alive.)
     @Suite(.timeLimit(.minutes(TestEnvironment.minutes(2)))) struct RedTeam28LoopbackStop {
-        /// Polls `condition` until it holds or `seconds` passed; whether it holds.
-        static func poll(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-            let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-            while !condition() {
-                if DispatchTime.now().uptimeNanoseconds > end { return false }
-                sched_yield()
-            }
-            return true
-        }
-
-        /// The pipes open in this process, from `/proc/self/fd`.
-        static func openPipes() -> Int {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return 0 }
-            return entries.filter {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("pipe:")
-                    == true
-            }.count
-        }
-
         /// FIXED: `stop()` promises to return "once every thread has ended" and to be "safe to call more
         /// than once", but a second `stop()` made while the first is still waiting for a connection thread (its
         /// handler busy) returns at once, with the connection thread still running and its connection still open.
@@ -52,7 +33,7 @@ extension NetworkTests {
             try server.start()
             let client = try RawConnection(port: server.port)
             try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            let handlerEntered = Self.poll(10) { entered.load(ordering: .acquiring) }
+            let handlerEntered = eventually(10) { entered.load(ordering: .acquiring) }
             #expect(handlerEntered)
 
             let firstDone = DispatchSemaphore(value: 0)
@@ -73,7 +54,7 @@ extension NetworkTests {
                 secondDone.signal()
             }.start()
             // Give a wrong early return every chance to show, then let the handler end.
-            _ = Self.poll(2) { secondReturned.load(ordering: .acquiring) }
+            _ = eventually(2) { secondReturned.load(ordering: .acquiring) }
             let openWhenSecondCouldReturn = server.openConnections
             release.signal()
             firstDone.wait()
@@ -104,7 +85,7 @@ extension NetworkTests {
             try server.start()
             let client = try RawConnection(port: server.port)
             try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            let stopReturned = Self.poll(5) { returned.load(ordering: .acquiring) }
+            let stopReturned = eventually(5) { returned.load(ordering: .acquiring) }
             #expect(
                 stopReturned, "stop() called from a handler had not returned after 5 s (it waits for its own thread)")
             box.withLock { $0 = nil }
@@ -133,7 +114,7 @@ extension NetworkTests {
                 #expect(group.wait(timeout: .now() + 10) == .success, "a stop() hung")
                 server.stop()
                 #expect(server.openConnections == 0)
-                #expect(Self.poll(5) { openSocketInodes().isDisjoint(with: inodes) }, "a socket stayed open")
+                #expect(eventually(5) { openSocketInodes().isDisjoint(with: inodes) }, "a socket stayed open")
                 withExtendedLifetime(clients) {}
             }
         }
@@ -147,7 +128,7 @@ extension NetworkTests {
             try server.start()
             let client = try RawConnection(port: server.port)
             try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(Self.poll(10) { server.requests.count == 1 })
+            #expect(eventually(10) { server.requests.count == 1 })
             let clock = ContinuousClock()
             let started = clock.now
             server.stop()
@@ -199,7 +180,7 @@ extension NetworkTests {
                 stopped.wait()
                 server.stop()
                 let listener = server.socketInodes.first ?? 0
-                if !Self.poll(2, { !openSocketInodes().contains(listener) }) {
+                if !eventually(2, { !openSocketInodes().contains(listener) }) {
                     // The accept loop still runs: a connection is accepted, and then makes it see the server stopping
                     // (which also ends it, so the test process does not keep it).
                     let accepts = (try? RawConnection(port: server.port)) != nil
@@ -214,7 +195,7 @@ extension NetworkTests {
         /// Holds: 1,000 start/stop cycles, each serving one request, leave no descriptor behind (sockets and pipes
         /// counted in `/proc/self/fd`, with room for other suites running meanwhile).
         @Test func aThousandStartStopCyclesLeakNoDescriptor() throws {
-            let pipesBefore = Self.openPipes()
+            let pipesBefore = openPipes().count
             let descriptorsBefore = openDescriptorCount()
             var inodes: Set<UInt64> = []
             for cycle in 0..<1_000 {
@@ -228,8 +209,8 @@ extension NetworkTests {
                 server.stop()
                 inodes.formUnion(server.socketInodes)
             }
-            #expect(Self.poll(5) { openSocketInodes().isDisjoint(with: inodes) }, "a server socket stayed open")
-            let pipes = Self.openPipes() - pipesBefore
+            #expect(eventually(5) { openSocketInodes().isDisjoint(with: inodes) }, "a server socket stayed open")
+            let pipes = openPipes().count - pipesBefore
             let descriptors = openDescriptorCount() - descriptorsBefore
             #expect(pipes < 20, "\(pipes) more pipes open after 1,000 cycles")
             #expect(descriptors < 40, "\(descriptors) more descriptors open after 1,000 cycles")

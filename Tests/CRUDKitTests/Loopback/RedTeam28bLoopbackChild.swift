@@ -18,16 +18,6 @@ extension NetworkTests {
     @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct RedTeam28bLoopbackChild {
         static let childVariable = "RED28B_CHILD"
 
-        /// Polls `condition` until it holds or `seconds` passed; whether it holds.
-        static func poll(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-            let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-            while !condition() {
-                if DispatchTime.now().uptimeNanoseconds > end { return false }
-                sched_yield()
-            }
-            return true
-        }
-
         /// Runs in the child process only: the case named by `RED28B_CHILD`.
         @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
         func red28bChild() async throws {
@@ -130,7 +120,7 @@ extension NetworkTests {
             func make(stopping other: String) -> LoopbackServer {
                 LoopbackServer(synchronousHandler: { _ in
                     entered.add(1, ordering: .acquiringAndReleasing)
-                    _ = Self.poll(5) { entered.load(ordering: .acquiring) == 2 }
+                    _ = eventually(5) { entered.load(ordering: .acquiring) == 2 }
                     servers.withLock { $0[other] }?.stop()
                     return .response(HTTPResponse(status: 200))
                 })

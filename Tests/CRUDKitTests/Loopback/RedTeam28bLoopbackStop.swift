@@ -15,18 +15,6 @@ extension NetworkTests {
     /// Red team 28b: `LoopbackServer.stop()` from tasks a handler spawned, from a handler then the test, twice from
     /// a handler, during uploads, downloads and faults, over 1,000 cycles, and odd idle times and stream delays.
     @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct RedTeam28bLoopbackStop {
-        static func poll(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-            RedTeam28bLoopbackChild.poll(seconds, condition)
-        }
-
-        /// The pipe inodes open in this process, from `/proc/self/fd`.
-        static func openPipes() -> Set<String> {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
-            return Set(
-                entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
-                    .filter { $0.hasPrefix("pipe:") })
-        }
-
         /// Documented since (the red team filed it as a bug): a task the handler spawned (`Task { server.stop() }`)
         /// inherits the handler's task-local, so its `stop()` returns at once, as the handler's own would, while
         /// another connection's handler still runs. `stop()`'s documentation says so; this pins it.
@@ -51,11 +39,11 @@ extension NetworkTests {
             try server.start()
             let blocked = try RawConnection(port: server.port)
             try blocked.send("GET /block HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(Self.poll(10) { probe.blockedEntered.load(ordering: .acquiring) })
+            #expect(eventually(10) { probe.blockedEntered.load(ordering: .acquiring) })
             let stopper = try RawConnection(port: server.port)
             try stopper.send("GET /stop HTTP/1.1\r\nHost: x\r\n\r\n")
             // Give a wrong early return every chance to show, then let the blocked handler end.
-            _ = Self.poll(2) { probe.stopReturned.load(ordering: .acquiring) }
+            _ = eventually(2) { probe.stopReturned.load(ordering: .acquiring) }
             let openWhenReturned = server.openConnections
             probe.release.signal()
             probe.stopped.wait()
@@ -83,14 +71,14 @@ extension NetworkTests {
                     return .response(HTTPResponse(status: 200))
                 })
                 box.withLock { $0 = server }
-                let before = Self.openPipes()
+                let before = openPipes()
                 try server.start()
                 let client = try RawConnection(port: server.port)
                 try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
                 _ = try client.readToEnd()
                 server.stop()
-                let left = Self.openPipes().subtracting(before)
-                if !left.isEmpty, Self.poll(2, { Self.openPipes().isDisjoint(with: left) }) { late += 1 }
+                let left = openPipes().subtracting(before)
+                if !left.isEmpty, eventually(2, { openPipes().isDisjoint(with: left) }) { late += 1 }
                 box.withLock { $0 = nil }
             }
             #expect(late == 0, "in \(late) of 300 cycles the wake pipe was still open when the test's stop() returned")
@@ -125,7 +113,7 @@ extension NetworkTests {
         /// also from the test) leave no descriptor, pipe or thread behind.
         @Test func aThousandStopsFromAHandlerLeakNothing() throws {
             let descriptorsBefore = openDescriptorCount()
-            let pipesBefore = Self.openPipes()
+            let pipesBefore = openPipes()
             let threadsBefore = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
             var inodes: Set<UInt64> = []
             for cycle in 0..<1_000 {
@@ -144,11 +132,11 @@ extension NetworkTests {
                 inodes.formUnion(server.socketInodes)
                 box.withLock { $0 = nil }
             }
-            #expect(Self.poll(10) { openSocketInodes().isDisjoint(with: inodes) }, "a server socket stayed open")
-            #expect(Self.poll(10) { Self.openPipes().subtracting(pipesBefore).count < 4 }, "wake pipes stayed open")
+            #expect(eventually(10) { openSocketInodes().isDisjoint(with: inodes) }, "a server socket stayed open")
+            #expect(eventually(10) { openPipes().subtracting(pipesBefore).count < 4 }, "wake pipes stayed open")
             #expect(openDescriptorCount() - descriptorsBefore < 40)
             let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
-            #expect(Self.poll(10) { threads - threadsBefore < 40 }, "\(threads - threadsBefore) more threads")
+            #expect(eventually(10) { threads - threadsBefore < 40 }, "\(threads - threadsBefore) more threads")
         }
 
         /// Holds: `stop()` returns promptly, closing the connection, during a chunked upload (half sent), a range
@@ -170,18 +158,18 @@ extension NetworkTests {
             let client = try RawConnection(port: server.port)
             if exchange == "upload" {
                 try client.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
-                #expect(Self.poll(10) { server.openConnections == 1 })
+                #expect(eventually(10) { server.openConnections == 1 })
             } else {
                 let range = exchange == "download" ? "Range: bytes=5-\r\n" : ""
                 try client.send("GET / HTTP/1.1\r\nHost: x\r\n\(range)\r\n")
-                #expect(Self.poll(10) { server.requests.count == 1 })
+                #expect(eventually(10) { server.requests.count == 1 })
             }
             let clock = ContinuousClock()
             let started = clock.now
             server.stop()
             #expect(clock.now - started < .seconds(5))
             #expect(server.openConnections == 0)
-            #expect(Self.poll(5) { openSocketInodes().isDisjoint(with: server.socketInodes) })
+            #expect(eventually(5) { openSocketInodes().isDisjoint(with: server.socketInodes) })
         }
 
         /// Holds: eight threads each call `start()` then `stop()` on one server, 200 times over: every call returns,
@@ -202,7 +190,7 @@ extension NetworkTests {
                 server.stop()
                 #expect(server.openConnections == 0)
                 let inodes = server.socketInodes
-                #expect(Self.poll(5) { openSocketInodes().isDisjoint(with: inodes) }, "a socket stayed open")
+                #expect(eventually(5) { openSocketInodes().isDisjoint(with: inodes) }, "a socket stayed open")
             }
         }
 

@@ -15,6 +15,27 @@ import Glibc
 /// first (the owned client's 10 s, or that of a client you pass in) says so: `transport` with the reason
 /// `.cannotConnect`.
 @Suite(.timeLimit(.minutes(1))) struct ConnectTimeoutTests {
+    /// A TCP socket bound to 127.0.0.1 at a port the system chooses, and its address (the port filled in).
+    static func boundSocket() throws -> (descriptor: Int32, address: sockaddr_in) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
+        }
+        return (descriptor, address)
+    }
+
     /// A listener on 127.0.0.1 whose accept queue is full and never drained: Linux drops the SYN of any further
     /// connection, which then neither completes nor fails.
     final class Blackhole {
@@ -22,19 +43,12 @@ import Glibc
         private var descriptors: [Int32] = []
 
         init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var (listener, address) = try ConnectTimeoutTests.boundSocket()
+            guard listen(listener, 0) == 0 else {
+                close(listener)
+                throw POSIXError(.EADDRINUSE)
+            }
             let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
-            }
-            guard listener >= 0, bound == 0, listen(listener, 0) == 0 else { throw POSIXError(.EADDRINUSE) }
-            var length = size
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
             port = Int(UInt16(bigEndian: address.sin_port))
             descriptors.append(listener)
             // Fill the queue: these connect (or stay pending) without ever being accepted.

@@ -14,19 +14,8 @@ import Glibc
 @Suite(.timeLimit(.minutes(1))) struct RedTeam28PassedInClient {
     /// A port on 127.0.0.1 where nothing listens (bound, then closed): a connection there is refused.
     static func refusedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
-        }
+        let (descriptor, address) = try ConnectTimeoutTests.boundSocket()
+        close(descriptor)
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
