@@ -534,10 +534,9 @@ public final class AsyncHTTPClientTransport: Transport {
         return UInt64(max(0.001, min(seconds, 86_400 * 365)) * 1e9)
     }
 
-    /// `seconds` as a NIO time amount, at least one millisecond and at most a year (infinity is a year; the
-    /// exchange drops a deadline that is not finite before it gets here).
+    /// `seconds` (finite: the exchange drops a deadline that is not) as a NIO time amount, at least one millisecond
+    /// and at most a year.
     static func amount(_ seconds: TimeInterval) -> TimeAmount {
-        guard seconds.isFinite || seconds > 0 else { return .milliseconds(1) }
-        return .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
+        .milliseconds(Int64(max(0.001, min(seconds, 86_400 * 365)) * 1000))
     }
 }
