@@ -239,7 +239,9 @@ extension RedTeamProbes2 {
         } else {
             #expect(ahc.result == "status 200, body \(plain)", "\(name) \(route): \(ahc)")
         }
-        #expect(ahc.result == urlSession.result && ahc.file == urlSession.file, "\(name) \(route)")
+        #expect(
+            ahc.result == urlSession.result && ahc.file == urlSession.file,
+            "\(name) \(route): AHC \(ahc); URLSession \(urlSession)")
     }
 
     /// `deflate` sent as raw deflate data (no zlib header): never the raw bytes handed on.
@@ -491,7 +493,9 @@ extension RedTeamProbes2 {
         let (ahc, urlSession) = try await Self.both(request, route: route)
         #expect(ahc.isResponse, "\(name) \(route): AHC: \(ahc); URLSession: \(urlSession)")
         // The observers differ (AsyncHTTPClient reports 0 bytes once, URLSession nothing): outcome and file only.
-        #expect(ahc.result == urlSession.result && ahc.file == urlSession.file, "\(name) \(route)")
+        #expect(
+            ahc.result == urlSession.result && ahc.file == urlSession.file,
+            "\(name) \(route): AHC \(ahc); URLSession \(urlSession)")
     }
 }
 
