@@ -1,3 +1,4 @@
+import CRUDKit
 import Foundation
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the date format of `Last-Modified` and `If-Modified-Since`,
@@ -12,7 +13,7 @@ enum HTTPDate {
         let (dayNumber, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let day = secondOfDay < 0 ? dayNumber - 1 : dayNumber
         let second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
-        let (year, month, dayOfMonth) = civil(fromDays: day)
+        let (year, month, dayOfMonth) = CivilCalendar.date(days: day)
         let weekday = days[((day % 7) + 7) % 7]
         let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(dayOfMonth)) \(months[month - 1]) \(year) "
@@ -23,19 +24,6 @@ enum HTTPDate {
     /// `nil` when `text` is none of them. The library's own reader, shared with `Retry-After`.
     static func parse(_ text: String) -> Date? {
         HTTPDateParser.date(text)
-    }
-
-    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count since 1970-01-01.
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

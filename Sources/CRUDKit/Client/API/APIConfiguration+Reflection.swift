@@ -1,0 +1,7 @@
+// `APIConfiguration` reflects no children: `dump(_:)`, a debugger's variables view and tools that walk a value with
+// `Mirror` see only its redacted description (or its type), never a secret it keeps.
+
+extension APIConfiguration: CustomReflectable {
+    /// No children: `dump(configuration)` prints the redacted ``description`` only.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

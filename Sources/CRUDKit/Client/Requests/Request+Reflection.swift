@@ -1,0 +1,7 @@
+// `Request` reflects no children: `dump(_:)`, a debugger's variables view and tools that walk a value with
+// `Mirror` see only its redacted description (or its type), never a secret it keeps.
+
+extension Request: CustomReflectable {
+    /// No children: `dump(request)` prints the redacted ``description`` only.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -1,0 +1,12 @@
+// `HTTPHeaders` reflects no children: `dump(_:)`, a debugger's variables view and tools that walk a value with
+// `Mirror` see only its redacted description (or its type), never a secret it keeps.
+
+extension HTTPHeaders: CustomReflectable {
+    /// No children: `dump(headers)` prints the redacted ``description`` only.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+extension HTTPHeaders.Field: CustomReflectable {
+    /// No children: `dump(field)` prints the redacted ``description`` only.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

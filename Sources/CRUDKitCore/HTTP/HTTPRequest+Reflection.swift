@@ -1,0 +1,8 @@
+// `HTTPRequest` reflects no children: `dump(_:)`, a debugger's variables view and tools that walk a value with
+// `Mirror` see only its redacted description (or its type), never a secret it keeps.
+
+extension HTTPRequest: CustomReflectable {
+    /// No children: `dump(request)` prints the redacted ``description`` only, not the `Authorization` header,
+    /// the URL's password or the body.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
