@@ -6,7 +6,7 @@ import Testing
 
 /// A `304` that confirms the stored response but says it may no longer be stored (`Cache-Control: no-store`, or
 /// `Vary: *`) is served once and then forgotten: the merged response is stored by the same rules as a `200`.
-@Suite struct CacheRevalidationAttackTests {
+@Suite struct CacheRevalidationNoStoreTests {
     @Test(arguments: [["Cache-Control": "no-store"], ["Vary": "*"]])
     func a304ThatForbidsStoringRemovesTheEntry(notModified: [String: String]) async throws {
         let count = Locked(0)

@@ -28,8 +28,8 @@ private final class HeldRefresh: Sendable {
     func finish() { tokensContinuation.finish() }
 }
 
-/// Red-team probes on issues 29 (token refresh) and 32 (cancellation per observer).
-@Suite struct Attack2Tests {
+/// Probes on issues 29 (token refresh) and 32 (cancellation per observer).
+@Suite struct RefreshAndObserverCancellationTests {
     /// A server that accepts only `Bearer fresh` (and `Bearer signed-in`) and answers everything else 401.
     private static func server() -> StubTransport {
         StubTransport().on(nil, "**") { request in

@@ -11,7 +11,7 @@ import Glibc
 import Darwin
 #endif
 
-extension NetworkTests.DeadlineSweeperAttackTests {
+extension NetworkTests.DeadlineSweeperEdgeTests {
     // MARK: - Races
 
     /// Deadlines of 0.1–3 ms against an answer that comes at once: each exchange ends exactly once (a second

@@ -12,11 +12,11 @@ import Darwin
 #endif
 
 extension NetworkTests {
-    /// Red-team probes of `DeadlineSweeper` through `URLSessionTransport` against a loopback server: the order
+    /// Probes of `DeadlineSweeper` through `URLSessionTransport` against a loopback server: the order
     /// deadlines are watched in, deadlines at the edges of `TimeInterval`, redirects, downloads, races with the
     /// answer and with cancellation, many exchanges at once, and every way an exchange can end (nothing stays
     /// watched). A probe named `bug…` asserts the promised behaviour and fails while the bug is there.
-    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct DeadlineSweeperAttackTests {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(1)))) struct DeadlineSweeperEdgeTests {
         /// How much later than its deadline an exchange may end: 0.5 s on the machine's 2 shared cores (the worst
         /// seen was 0.26 s for 500 exchanges at once), 10 s under a sanitizer, where the suite runs several times
         /// slower and only an end that never comes is worth catching.

@@ -13,7 +13,7 @@ import Musl
 
 /// `MultipartForm.write(to:)` creates a file too: owner-only whatever the umask, never through a link planted at
 /// its name (README: "Every file CRUDKit creates … is created owner-only").
-@Suite(.serialized) struct MultipartFileAttackTests {
+@Suite(.serialized) struct MultipartFileWriteTests {
     private static var form: MultipartForm {
         var form = MultipartForm(boundary: "attack-boundary")
         form.append(name: "password", value: "hunter2")

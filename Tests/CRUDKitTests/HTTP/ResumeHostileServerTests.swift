@@ -7,7 +7,7 @@ extension NetworkTests {
     /// A paused `GET` resumed against a hostile server (issue 28), through `RequestHandle` over `URLSessionTransport`:
     /// the body is the server's or an error, never spliced, relabelled or a crash. Each case is one the contract's
     /// resume checks do not cover.
-    @Suite struct ResumeAttackTests {
+    @Suite struct ResumeHostileServerTests {
         static let version1 = Data(repeating: 0x41, count: 100)
         static let version2 = Data(repeating: 0x42, count: 100)
 

@@ -12,15 +12,15 @@ import Glibc
 #endif
 
 extension NetworkTests {
-    /// Red team 28b: `LoopbackServer` probes that hang or kill the process they run in, so each runs in a child
+    /// `LoopbackServer` probes that hang or kill the process they run in, so each runs in a child
     /// process (``ChildTestProcess``) with a time limit; the parent test reports how the child ended. Reproduce one
-    /// directly with `RED28B_CHILD=<name> swift test --skip-build --filter red28bChild` (it hangs or crashes).
-    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct RedTeam28bLoopbackChild {
-        static let childVariable = "RED28B_CHILD"
+    /// directly with `CRUDKIT_LOOPBACK_CHILD=<name> swift test --skip-build --filter loopbackChild` (it hangs or crashes).
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct LoopbackServerChildProcessTests {
+        static let childVariable = "CRUDKIT_LOOPBACK_CHILD"
 
-        /// Runs in the child process only: the case named by `RED28B_CHILD`.
+        /// Runs in the child process only: the case named by `CRUDKIT_LOOPBACK_CHILD`.
         @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
-        func red28bChild() async throws {
+        func loopbackChild() async throws {
             switch ProcessInfo.processInfo.environment[Self.childVariable] {
             case "concurrentStopsFromTasks":
                 try await Self.stopsFromTasks(2 * ProcessInfo.processInfo.activeProcessorCount)
@@ -153,7 +153,7 @@ extension NetworkTests {
         /// Runs `name` in a child; `nil` when it ended normally, else what went wrong.
         static func runChild(_ name: String) async throws -> String? {
             let ending = try await ChildTestProcess.run(
-                filter: "red28bChild", environment: [childVariable: name], timeLimit: 20)
+                filter: "loopbackChild", environment: [childVariable: name], timeLimit: 20)
             if ending.timedOut { return "the child hung (terminated after 20 s)" }
             if ending.reason == .uncaughtSignal {
                 return "the child died of signal \(ending.status): \(ending.standardError.suffix(400))"
@@ -168,7 +168,7 @@ extension NetworkTests {
         /// Holds: one `stop()` from a task while an async handler is suspended returns once the handler ended: one
         /// blocked pool thread leaves the handler another. (From more tasks at once than the pool has threads, the
         /// handler starves and the process hangs: `stop()`'s documentation says so; reproduce with
-        /// `RED28B_CHILD=concurrentStopsFromTasks swift test --skip-build --filter red28bChild`.)
+        /// `CRUDKIT_LOOPBACK_CHILD=concurrentStopsFromTasks swift test --skip-build --filter loopbackChild`.)
         @Test func oneStopFromATaskDuringAnAsyncHandlerEnds() async throws {
             guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
             let failure = try await Self.runChild("oneStopFromATask")

@@ -12,11 +12,11 @@ import Glibc
 #endif
 
 extension NetworkTests {
-    /// Red team 28: `LoopbackServer.stop()` (the wake pipe now closed by the last thread to end) against
+    /// `LoopbackServer.stop()` (the wake pipe now closed by the last thread to end) against
     /// second and concurrent stops, a stop from a handler, a full server, a slow stream, start after stop,
     /// `stop()` racing `start()`, and descriptor leaks over 1,000 cycles. (A started server dropped without
     /// `stop()` is not stopped, as `stop()`'s documentation now says: its threads keep it alive.)
-    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(2)))) struct RedTeam28LoopbackStop {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(2)))) struct LoopbackServerStopConcurrencyTests {
         /// FIXED: `stop()` promises to return "once every thread has ended" and to be "safe to call more
         /// than once", but a second `stop()` made while the first is still waiting for a connection thread (its
         /// handler busy) returns at once, with the connection thread still running and its connection still open.

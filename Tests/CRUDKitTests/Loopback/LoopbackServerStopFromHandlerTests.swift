@@ -12,9 +12,9 @@ import Glibc
 #endif
 
 extension NetworkTests {
-    /// Red team 28b: `LoopbackServer.stop()` from tasks a handler spawned, from a handler then the test, twice from
+    /// `LoopbackServer.stop()` from tasks a handler spawned, from a handler then the test, twice from
     /// a handler, during uploads, downloads and faults, over 1,000 cycles, and odd idle times and stream delays.
-    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct RedTeam28bLoopbackStop {
+    @Suite(.timeLimit(.minutes(TestEnvironment.minutes(3)))) struct LoopbackServerStopFromHandlerTests {
         /// Documented since (the red team filed it as a bug): a task the handler spawned (`Task { server.stop() }`)
         /// inherits the handler's task-local, so its `stop()` returns at once, as the handler's own would, while
         /// another connection's handler still runs. `stop()`'s documentation says so; this pins it.

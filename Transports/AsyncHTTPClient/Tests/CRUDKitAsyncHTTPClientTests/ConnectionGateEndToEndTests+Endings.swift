@@ -11,7 +11,7 @@ import Testing
 
 // MARK: - Every way an answer ends gives its place back
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// Each hostile answer alone, one place per host: the place comes back, and the next request completes.
     @Test func everyWayAnAnswerEndsGivesItsPlaceBackOneByOne() async throws {
         let server = try Self.server(Self.hostile)
@@ -63,7 +63,7 @@ extension GateRedTeamProbes {
 
 // MARK: - Redirects
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// Chains of redirects to the same host with one place: each hop gives its place back before the next waits
     /// for one, so no chain deadlocks on the place it holds.
     @Test func redirectChainsToTheSameHostWithOnePlaceAllEnd() async throws {
@@ -127,7 +127,7 @@ extension GateRedTeamProbes {
 
 // MARK: - Cancellation, idle time and deadline at every stage
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// 200 requests over two places, each cancelled after a different number of yields (before the gate, while
     /// waiting, right after being handed a place, during the body, which odd requests dribble): each ends with its
     /// answer or `cancelled`, and nothing is kept.

@@ -11,7 +11,7 @@ import Testing
 
 // MARK: - Keys, streamed requests, retries
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// One host spelled several ways (`127.0.0.1`, `localhost`, upper case, an explicit default port) is counted and
     /// given back under the same key each time: all end, nothing is kept under any spelling.
     @Test func oneHostSpelledSeveralWaysKeepsNoPlace() async throws {
@@ -70,7 +70,7 @@ extension GateRedTeamProbes {
                                 let response = try await transport.send(
                                     HTTPRequest(url: URL(string: "\(base)/download")!), observer: observer)
                                 return response.body.count == 200_000 ? "status 200, 2 bytes" : "short"
-                            } catch { return RedTeamProbes.summary(error) }
+                            } catch { return HostileServerTests.summary(error) }
                         default:
                             return await Self.send(transport, HTTPRequest(url: URL(string: "\(base)/ok")!))
                         }
@@ -119,7 +119,7 @@ extension GateRedTeamProbes {
 }
 // MARK: - The same fault through both transports
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// A request waiting for the one connection to a host, held by a silent or a slowly dribbling answer, ended by its idle time, its
     /// deadline or its cancellation: the same error through both transports, promptly.
     @Test(arguments: ["idle", "deadline", "cancel"], ["/silent", "/dribble"])
@@ -136,8 +136,8 @@ extension GateRedTeamProbes {
                 : AsyncHTTPClientTransport(configuration: configuration)
             let base = server.url
             let holder = Task {
-                RedTeamProbes.summary(
-                    await RedTeamProbes.outcome(transport, HTTPRequest(url: URL(string: "\(base)\(holding)")!)))
+                HostileServerTests.summary(
+                    await HostileServerTests.outcome(transport, HTTPRequest(url: URL(string: "\(base)\(holding)")!)))
             }
             await ConnectionGateTests.eventually { hits.count(holding) == 1 }
             var request = HTTPRequest(url: URL(string: "\(base)/waiter")!)
@@ -148,7 +148,9 @@ extension GateRedTeamProbes {
             }
             let clock = ContinuousClock()
             let started = clock.now
-            let waiter = Task { [request] in RedTeamProbes.summary(await RedTeamProbes.outcome(transport, request)) }
+            let waiter = Task { [request] in
+                HostileServerTests.summary(await HostileServerTests.outcome(transport, request))
+            }
             if ending == "cancel" {
                 if let ahc = transport as? AsyncHTTPClientTransport, let gate = ahc.gate,
                     let host = AsyncHTTPClientTransport.gateKey(for: base)
@@ -173,7 +175,7 @@ extension GateRedTeamProbes {
 
 // MARK: - Order and throughput
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// Requests that came to the gate one after another are sent in that order once places come free.
     @Test func waitersAreSentInTheOrderTheyCame() async throws {
         let hits = Hits()
@@ -208,7 +210,7 @@ extension GateRedTeamProbes {
 
 // MARK: - Refused connections, bodies resent, many hosts
 
-extension GateRedTeamProbes {
+extension ConnectionGateEndToEndTests {
     /// Fifty requests at once to a port nothing listens on, one place: each fails at once with its cause, waiters
     /// included, and nothing is kept.
     @Test func refusedConnectionsWithWaitersAllEndAndKeepNoPlace() async throws {
@@ -260,7 +262,7 @@ extension GateRedTeamProbes {
     /// Five hosts with one place each and a hundred requests spread over them, some failing: every host's places
     /// come back (nothing is kept for any host).
     @Test func manyHostsEachGiveTheirPlacesBack() async throws {
-        var servers: [RedRawServer] = []
+        var servers: [HostileServer] = []
         for _ in 0..<5 { servers.append(try Self.server(Self.hostile)) }
         defer { for server in servers { server.stop() } }
         let transport = AsyncHTTPClientTransport(

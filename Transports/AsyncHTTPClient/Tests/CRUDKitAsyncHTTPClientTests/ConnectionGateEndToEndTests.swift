@@ -9,12 +9,12 @@ import Testing
 
 @testable import CRUDKitAsyncHTTPClient
 
-/// Red-team probes of the `ConnectionGate` (collected answers over plain HTTP kept within the owned client's
+/// Probes of the `ConnectionGate` (collected answers over plain HTTP kept within the owned client's
 /// connections per host), written by a session that had not written it. Each probe drives the real transport against
 /// a hostile loopback server and checks what README promises: every request ends (by its answer, its idle time, its
 /// deadline or its cancellation, as a `CRUDError`), every place taken is given back (`gate.isIdle` once all ended)
 /// and a further request to the same host completes. A probe named `bug…` failed on the code it was written against.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct GateRedTeamProbes {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ConnectionGateEndToEndTests {
     /// What a probe server saw: the requests per path.
     final class Hits: Sendable {
         private let state = Mutex<(counts: [String: Int], order: [String])>(([:], []))
@@ -60,13 +60,13 @@ import Testing
 
     /// Writes a route's answer on its connection's thread; to a HEAD request, only the answer's head.
     final class Writer {
-        let connection: RedRawConnection
+        let connection: HostileConnection
         /// For a HEAD request: the head written so far, until its end; nil once the rest is dropped (or for
         /// another request, whose bytes all go through).
         private var head: String?
         private let isHead: Bool
 
-        init(_ connection: RedRawConnection, head: Bool) {
+        init(_ connection: HostileConnection, head: Bool) {
             self.connection = connection
             self.isHead = head
             self.head = head ? "" : nil
@@ -98,8 +98,8 @@ import Testing
     /// the body left out (the bytes after the head are dropped).
     static func server(
         hits: Hits = Hits(), _ route: @escaping @Sendable (String, Int, Writer) -> Bool
-    ) throws -> RedRawServer {
-        try RedRawServer { connection, _ in
+    ) throws -> HostileServer {
+        try HostileServer { connection, _ in
             while let head = connection.readRequest() {
                 let line = head.split(separator: "\r\n").first ?? ""
                 let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
@@ -198,9 +198,9 @@ import Testing
         return result
     }
 
-    /// The outcome of one request in a few words (see `RedTeamProbes.summary`).
+    /// The outcome of one request in a few words (see `HostileServerTests.summary`).
     static func send(_ transport: AsyncHTTPClientTransport, _ request: HTTPRequest) async -> String {
-        RedTeamProbes.summary(await RedTeamProbes.outcome(transport, request))
+        HostileServerTests.summary(await HostileServerTests.outcome(transport, request))
     }
 
     /// Checks that nothing is kept at the gate and that one more request to `url` completes.

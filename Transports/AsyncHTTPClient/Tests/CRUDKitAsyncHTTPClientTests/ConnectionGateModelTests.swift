@@ -7,10 +7,10 @@ import Testing
 
 @testable import CRUDKitAsyncHTTPClient
 
-/// Red team 28: the gate's tickets, tombstones and compaction against a model, under concurrency and at scale. The
+/// The gate's tickets, tombstones and compaction against a model, under concurrency and at scale. The
 /// promises under attack: every waiter resumed exactly once (a second resume traps), waiters still waiting keep their
 /// order, nothing is kept once the last answer ended, and giving up thousands of waits costs O(n) in all.
-@Suite(.timeLimit(.minutes(2))) struct RedTeam28Gate {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionGateModelTests {
     /// A reproducible source of numbers (SplitMix64).
     struct Numbers {
         var state: UInt64

@@ -8,11 +8,11 @@ import Testing
 @testable import CRUDKitAsyncHTTPClient
 
 #if os(Linux)
-/// Red team 28: a connection that never completes (a listener whose accept queue is full, so Linux drops further
+/// A connection that never completes (a listener whose accept queue is full, so Linux drops further
 /// SYNs), ended by every limit a request can carry, on every path of both transports. The promise under attack: the
 /// error tells the truth about what ended the request, with its figure, and the same fault ends the same way on
 /// `URLSessionTransport` and `AsyncHTTPClientTransport`.
-@Suite(.timeLimit(.minutes(2))) struct RedTeam28ConnectTimeout {
+@Suite(.timeLimit(.minutes(2))) struct HangingConnectTests {
     /// The ways a request is sent: collected (`api.get`), with a download observer, a streamed upload (a body past
     /// 64 KiB with an upload observer), to a file, and into a file to resume (`DownloadTask`'s path).
     static let paths = ["collected", "observed", "upload", "download", "receive"]
@@ -48,7 +48,7 @@ import Testing
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (RedTeamProbes.summary(result), seconds)
+        return (HostileServerTests.summary(result), seconds)
     }
 
     /// Every path of both transports against one blackholed listener, at once; "transport path: outcome" each.
@@ -64,11 +64,13 @@ import Testing
         let outcomes = await withTaskGroup(of: (String, String, Double).self) { group in
             for path in paths {
                 group.addTask {
-                    let ended = await GateRedTeamProbes.within(10, "ahc \(path)") { await attempt(ahc, path, sent) }
+                    let ended = await ConnectionGateEndToEndTests.within(10, "ahc \(path)") {
+                        await attempt(ahc, path, sent)
+                    }
                     return ("ahc \(path)", ended?.0 ?? "hung", ended?.1 ?? 10)
                 }
                 group.addTask {
-                    let ended = await GateRedTeamProbes.within(10, "urlsession \(path)") {
+                    let ended = await ConnectionGateEndToEndTests.within(10, "urlsession \(path)") {
                         await attempt(session, path, sent)
                     }
                     return ("urlsession \(path)", ended?.0 ?? "hung", ended?.1 ?? 10)
@@ -129,7 +131,7 @@ import Testing
         for name in ["ahc", "urlsession"] {
             let failures = NIOLockedValueBox<[String]>([])
             let policy = RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(1), jitter: 0) { _, error, _ in
-                failures.withLockedValue { $0.append(RedTeamProbes.summary(error)) }
+                failures.withLockedValue { $0.append(HostileServerTests.summary(error)) }
                 return .doNotRetry
             }
             let configuration = URLSessionTransport.Configuration(idleTimeout: 0.5)
@@ -204,7 +206,7 @@ import Testing
         #expect(outcome == "timedOut(deadline(0.3))")
         let clock = ContinuousClock()
         let started = clock.now
-        let ended = await GateRedTeamProbes.within(60, "shutdown()") { (try? await ahc.shutdown()) != nil }
+        let ended = await ConnectionGateEndToEndTests.within(60, "shutdown()") { (try? await ahc.shutdown()) != nil }
         let elapsed = clock.now - started
         #expect(ended == true)
         #expect(elapsed < .seconds(15), "shutdown() took \(elapsed) after the request had ended")

@@ -3,9 +3,9 @@ import Foundation
 #if os(Linux)
 import Glibc
 
-/// A hostile HTTP/1.1 server on 127.0.0.1 for the red-team probes: each accepted connection runs `script` (with its
+/// A hostile HTTP/1.1 server on 127.0.0.1 for the probes: each accepted connection runs `script` (with its
 /// index, from 0) on a thread of its own, reading requests and writing whatever bytes the probe wants.
-final class RedRawServer: @unchecked Sendable {
+final class HostileServer: @unchecked Sendable {
     // Safety: `lock` guards `open`, `stopped` and `accepted`.
     private let lock = NSLock()
     private var open: Set<Int32> = []
@@ -16,7 +16,7 @@ final class RedRawServer: @unchecked Sendable {
     let port: Int
 
     /// Starts listening; `script` serves each connection.
-    init(_ script: @escaping @Sendable (RedRawConnection, Int) -> Void) throws {
+    init(_ script: @escaping @Sendable (HostileConnection, Int) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
@@ -56,7 +56,7 @@ final class RedRawServer: @unchecked Sendable {
                 var limit = timeval(tv_sec: 30, tv_usec: 0)
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
                 Thread.detachNewThread { [self] in
-                    script(RedRawConnection(descriptor: descriptor), index)
+                    script(HostileConnection(descriptor: descriptor), index)
                     lock.withLock { _ = open.remove(descriptor) }
                     close(descriptor)
                 }
@@ -82,8 +82,8 @@ final class RedRawServer: @unchecked Sendable {
     }
 }
 
-/// One connection of a ``RedRawServer``: blocking reads and writes on the connection's thread.
-final class RedRawConnection: @unchecked Sendable {
+/// One connection of a ``HostileServer``: blocking reads and writes on the connection's thread.
+final class HostileConnection: @unchecked Sendable {
     // Safety: used by its connection thread only.
     let descriptor: Int32
     private var buffer: [UInt8] = []

@@ -8,10 +8,10 @@ import Testing
 
 @testable import CRUDKitAsyncHTTPClient
 
-/// Red-team probes of the AsyncHTTPClient transport (the collected `api.get` path above all) against hostile
+/// Probes of the AsyncHTTPClient transport (the collected `api.get` path above all) against hostile
 /// loopback servers, written by a session that had not written the transport. A probe named `bug…` failed on the
 /// code it was written against (each states what README promises) and passes since its fix.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RedTeamProbes {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct HostileServerTests {
     /// An outcome in a few words, comparable across transports.
     static func summary(_ result: Result<HTTPResponse, any Error>) -> String {
         switch result {
@@ -46,8 +46,8 @@ import Testing
     }
 
     /// A raw server answering every request with `reply(head of the request, request index on the connection)`.
-    static func raw(_ reply: @escaping @Sendable (String, Int) -> String?) throws -> RedRawServer {
-        try RedRawServer { connection, _ in
+    static func raw(_ reply: @escaping @Sendable (String, Int) -> String?) throws -> HostileServer {
+        try HostileServer { connection, _ in
             var index = 0
             while let head = connection.readRequest() {
                 guard let answer = reply(head, index) else { return }
@@ -60,7 +60,7 @@ import Testing
 
 // MARK: - Bodies that do not exist (HEAD, 304)
 
-extension RedTeamProbes {
+extension HostileServerTests {
     /// HEAD of a resource larger than the limit: the head declares the resource's length but no body follows.
     /// Expected: 200 with an empty body (as `URLSessionTransport` gives: its machine skips the check for HEAD/204/304).
     @Test func bugHeadOfALargeResourceIsNotTooLarge() async throws {
@@ -96,7 +96,7 @@ extension RedTeamProbes {
 
 /// Answers without a body that are marked `Content-Encoding: gzip` (as nginx marks a HEAD or a 304 of a gzipped
 /// resource when the request, like every request of this transport, says `Accept-Encoding: gzip`).
-extension RedTeamProbes {
+extension HostileServerTests {
     @Test(arguments: ["HEAD /head", "GET /304", "GET /204", "GET /empty"])
     func bugBodilessAnswersMarkedGzipAreNotErrors(_ line: String) async throws {
         let server = try Self.raw { head, _ in
@@ -127,7 +127,7 @@ extension RedTeamProbes {
 /// The same bodiless answers marked gzip on the streamed paths: an upload over 64 KiB (sent in pieces), a progress
 /// observer, and a download to a file. Before the fix each failed as a protocol violation there (the collected
 /// path of `api.get` already handed them on).
-extension RedTeamProbes {
+extension HostileServerTests {
     /// The byte counts a download observer was told.
     final class ReportedBytes: Sendable {
         let values = Mutex<[Int64]>([])
@@ -192,7 +192,7 @@ extension RedTeamProbes {
 
 // MARK: - Size limit boundaries
 
-extension RedTeamProbes {
+extension HostileServerTests {
     @Test func sizeLimitBoundaries() async throws {
         let server = LoopbackServer(synchronousHandler: { request in
             let parts = request.path.split(separator: "/")
@@ -231,7 +231,7 @@ extension RedTeamProbes {
 
 // MARK: - Compression
 
-extension RedTeamProbes {
+extension HostileServerTests {
     static func gzipServer() throws -> LoopbackServer {
         let server = LoopbackServer(synchronousHandler: { request in
             let text = String(repeating: "hello gzip ", count: 200)
@@ -348,7 +348,7 @@ extension RedTeamProbes {
 
 // MARK: - 1xx, framing faults
 
-extension RedTeamProbes {
+extension HostileServerTests {
     @Test func informationalHeadsBeforeTheAnswer() async throws {
         let server = try Self.raw { _, _ in
             "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
@@ -367,7 +367,7 @@ extension RedTeamProbes {
     /// Extra bytes after a Content-Length body on a kept-alive connection (a second, unasked answer): the next
     /// request must never get them as its answer.
     @Test func extraBytesPastTheBodyNeverAnswerTheNextRequest() async throws {
-        let server = try RedRawServer { connection, index in
+        let server = try HostileServer { connection, index in
             var count = 0
             while connection.readRequest() != nil {
                 if index == 0 && count == 0 {
@@ -406,7 +406,7 @@ extension RedTeamProbes {
             "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nnotgz",
             "HTTP/1.1 200 OK\r\n\r\n" + String(repeating: "z", count: 5_000),
         ]
-        let server = try RedRawServer { connection, _ in
+        let server = try HostileServer { connection, _ in
             guard let head = connection.readRequest(),
                 let path = head.split(separator: " ").dropFirst().first,
                 let index = Int(path.dropFirst(2)), replies.indices.contains(index)
@@ -430,10 +430,10 @@ extension RedTeamProbes {
 
 // MARK: - Time limits
 
-extension RedTeamProbes {
+extension HostileServerTests {
     /// The head then silence: the earlier of the idle time and the deadline ends it, and names itself.
     @Test func aHeadThenSilenceEndsAtTheEarlierLimit() async throws {
-        let server = try RedRawServer { connection, _ in
+        let server = try HostileServer { connection, _ in
             _ = connection.readRequest()
             connection.send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
             connection.waitForClose()
@@ -600,7 +600,7 @@ extension RedTeamProbes {
 
 // MARK: - Cancellation and concurrency
 
-extension RedTeamProbes {
+extension HostileServerTests {
     /// Cancelling at any point: each exchange ends with its answer or `cancelled`, never anything else, and nothing
     /// is left counted as being collected.
     @Test func cancellationAtEveryPointIsOkOrCancelled() async throws {
@@ -685,7 +685,7 @@ extension RedTeamProbes {
 
 // MARK: - Request bodies around the collected path's threshold
 
-extension RedTeamProbes {
+extension HostileServerTests {
     @Test func requestBodiesAtAndPast64KiBArriveWhole() async throws {
         let server = LoopbackServer(synchronousHandler: { request in
             .response(HTTPResponse(status: 200, body: Data("\(request.bodyLength):\(request.bodyChecksum)".utf8)))
@@ -707,7 +707,7 @@ extension RedTeamProbes {
 
 // MARK: - Retries
 
-extension RedTeamProbes {
+extension HostileServerTests {
     final class Counter: @unchecked Sendable {
         // Safety: `lock` guards `counts`.
         private let lock = NSLock()
@@ -779,7 +779,7 @@ extension RedTeamProbes {
     }
 }
 
-extension RedTeamProbes {
+extension HostileServerTests {
     /// Cancelling while the retry stage waits out a `Retry-After` ends the call as cancelled, promptly.
     @Test func cancellingDuringARetryAfterWaitIsPrompt() async throws {
         let server = LoopbackServer(synchronousHandler: { _ in
@@ -806,7 +806,7 @@ extension RedTeamProbes {
     }
 }
 
-extension RedTeamProbes {
+extension HostileServerTests {
     /// Odd informational and upgrade answers end as a CRUDError or a response within the idle time, never a hang.
     @Test func oddInformationalAnswersEndWithinTheIdleTime() async throws {
         let replies = [
@@ -817,7 +817,7 @@ extension RedTeamProbes {
             "HTTP/1.0 200 OK\r\n\r\nclose-delimited",
             "HTTP/1.1 100 Continue\r\n\r\n",
         ]
-        let server = try RedRawServer { connection, _ in
+        let server = try HostileServer { connection, _ in
             guard let head = connection.readRequest(),
                 let path = head.split(separator: " ").dropFirst().first,
                 let index = Int(path.dropFirst(2)), replies.indices.contains(index)
@@ -841,7 +841,7 @@ extension RedTeamProbes {
     }
 }
 
-extension RedTeamProbes {
+extension HostileServerTests {
     static let nanMultiplierChild = "CRUDKIT_RED26_NAN_MULTIPLIER_CHILD"
 
     /// Runs in a child process only: a retry policy with a NaN multiplier meets a second 503.

@@ -9,9 +9,9 @@ import Testing
 #if os(Linux)
 import Glibc
 
-/// Red team 28: connection failures through a client passed to `init(client:)`, whose settings the transport does
+/// Connection failures through a client passed to `init(client:)`, whose settings the transport does
 /// not choose (`HTTPClient.shared` retries connection establishment, with a 10 s connect timeout).
-@Suite(.timeLimit(.minutes(1))) struct RedTeam28PassedInClient {
+@Suite(.timeLimit(.minutes(1))) struct PassedInClientConnectTests {
     /// A port on 127.0.0.1 where nothing listens (bound, then closed): a connection there is refused.
     static func refusedPort() throws -> Int {
         let (descriptor, address) = try ConnectTimeoutTests.boundSocket()
@@ -36,7 +36,7 @@ import Glibc
             ("urlsession", URLSessionTransport(configuration: configuration)),
         ]
         for (name, transport) in transports {
-            let (outcome, seconds) = await RedTeam28ConnectTimeout.attempt(
+            let (outcome, seconds) = await HangingConnectTests.attempt(
                 transport, "collected", HTTPRequest(url: url))
             // "at once" for an end well before the idle time, "later" for one at or after it.
             seen.append("\(name): \(outcome) \(seconds < idle * 0.75 ? "at once" : "later")")

@@ -8,12 +8,12 @@ import Testing
 
 @testable import CRUDKitAsyncHTTPClient
 
-/// Second round of red-team probes (written by a session that did not write the transport): the bodiless-answer
+/// Probes of both transports side by side (written by a session that did not write the transport): the bodiless-answer
 /// rule of the streamed paths, content codings, and the size limit, each through `AsyncHTTPClientTransport` and
 /// `URLSessionTransport` against a hostile loopback server. A probe named `bug…` asserts what README promises and
 /// failed on the code it was written against (fixed since); the others assert behaviour that held, or pin a known
 /// difference between the two transports that LinuxServers.md names.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RedTeamProbes2 {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct TransportParityTests {
     /// How a request travels: the collected path (`send`), a download observer, an upload over 64 KiB (sent in
     /// pieces), or a download to a file.
     enum Route: String, CaseIterable, Sendable {
@@ -47,8 +47,8 @@ import Testing
     /// A raw server answering request `index` on connection `number` with `reply`'s bytes (nil closes).
     static func server(
         _ reply: @escaping @Sendable (_ head: String, _ number: Int, _ index: Int) -> Data?
-    ) throws -> RedRawServer {
-        try RedRawServer { connection, number in
+    ) throws -> HostileServer {
+        try HostileServer { connection, number in
             var index = 0
             while let head = connection.readRequest() {
                 guard let answer = reply(head, number, index) else { return }
@@ -110,7 +110,7 @@ import Testing
                 : try await transport.send(request, observer: observer)
             result = "status \(response.status), body \(show(response.body))"
         } catch {
-            result = RedTeamProbes.summary(error)
+            result = HostileServerTests.summary(error)
         }
         let file = FileManager.default.contents(atPath: destination.path).map(show)
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
@@ -128,11 +128,11 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("red2-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let ahc = RedTeamProbes.ahc(limit: limit, connections: 1)
+        let ahc = HostileServerTests.ahc(limit: limit, connections: 1)
         let viaAHC = await run(ahc, request, route: route, in: directory, existing: existing)
         try await ahc.shutdown()
         let viaURLSession = await run(
-            RedTeamProbes.urlSession(limit: limit), request, route: route, in: directory, existing: existing)
+            HostileServerTests.urlSession(limit: limit), request, route: route, in: directory, existing: existing)
         return (viaAHC, viaURLSession)
     }
 
@@ -144,7 +144,7 @@ import Testing
 
 // MARK: - Encoded payloads
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// "hello deflate" in the zlib format (what `Content-Encoding: deflate` means).
     static let zlibHello = Data([
         120, 156, 203, 72, 205, 201, 201, 87, 72, 73, 77, 203, 73, 44, 73, 5, 0, 35, 12, 5, 10,
@@ -190,7 +190,7 @@ extension RedTeamProbes2 {
     ]
 
     /// A server answering every request with `coded` (by Content-Length).
-    static func codedServer(_ coded: Coded) throws -> RedRawServer {
+    static func codedServer(_ coded: Coded) throws -> HostileServer {
         try server { _, _, _ in
             reply(
                 "HTTP/1.1 200 OK\r\n\(coded.fields)Content-Length: \(coded.body.count)\r\nVary: Accept-Encoding\r\n\r\n",
@@ -201,7 +201,7 @@ extension RedTeamProbes2 {
 
 // MARK: - Content codings on every path
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// Codings AsyncHTTPClient's decompressor does not undo: `x-gzip` (gzip's alias, RFC 9110 §8.4.1.3), a list
     /// whose first coding is `identity` (`identity, gzip`, or two `Content-Encoding` lines: the decompressor reads
     /// only the first value), and `br` and `zstd` (which URLSession's libcurl decodes). README: never bytes still
@@ -281,7 +281,7 @@ extension RedTeamProbes2 {
 
 // MARK: - The size limit on the streamed paths
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// A gzip body that decodes to exactly the limit, and to one byte past it, through the observer and the
     /// upload paths (the collected path as a control): the limit passes, one byte more is `responseTooLarge`, as
     /// through URLSession.
@@ -339,7 +339,7 @@ extension RedTeamProbes2 {
 
 // MARK: - The bodiless rule: never a real failure turned into a success
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// `Transfer-Encoding: chunked` beside `Content-Length: 0` (either order) on a gzip answer whose chunk is not
     /// gzip: the transport's rule reads the length of 0 as "no body", the parser reads the chunked body. Never a
     /// success with an empty body: a `CRUDError` through both transports.
@@ -422,7 +422,7 @@ extension RedTeamProbes2 {
         _ framing: String, _ route: Route
     ) async throws {
         // One answer per connection, which then closes (the end of a body framed by the close).
-        let server = try RedRawServer { connection, _ in
+        let server = try HostileServer { connection, _ in
             guard connection.readRequest() != nil else { return }
             connection.send(
                 framing == "chunked"
@@ -463,8 +463,8 @@ extension RedTeamProbes2 {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("red2-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let ahc = RedTeamProbes.ahc(connections: 1)
-        let urlSession = RedTeamProbes.urlSession()
+        let ahc = HostileServerTests.ahc(connections: 1)
+        let urlSession = HostileServerTests.urlSession()
         for transport in [ahc, urlSession] as [any Transport] {
             let firstOutcome = await Self.run(transport, first, route: route, in: directory)
             let nextOutcome = await Self.run(transport, next, route: route, in: directory)
@@ -501,7 +501,7 @@ extension RedTeamProbes2 {
 
 // MARK: - Bodiless answers and files
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// A download over an existing file answered by a bodiless answer marked gzip: what the file holds afterwards
     /// must be the same through both transports, and a 304 (not a 2xx) leaves it untouched.
     @Test(arguments: ["HEAD 200", "204", "304", "length 0"])
@@ -543,14 +543,14 @@ extension RedTeamProbes2 {
                     request, into: file, continuingAt: 10, observer: .none, head: { _ in })
                 result = "status \(response.status), body \(Self.show(response.body))"
             } catch {
-                result = RedTeamProbes.summary(error)
+                result = HostileServerTests.summary(error)
             }
             return result + "; file " + (FileManager.default.contents(atPath: file.path).map(Self.show) ?? "none")
         }
-        let ahc = RedTeamProbes.ahc(connections: 1)
+        let ahc = HostileServerTests.ahc(connections: 1)
         let viaAHC = await receive(ahc)
         try await ahc.shutdown()
-        return (viaAHC, await receive(RedTeamProbes.urlSession()))
+        return (viaAHC, await receive(HostileServerTests.urlSession()))
     }
 
     /// A resumed receive answered by a bodiless answer (some marked gzip) or a gzipped 206: the same outcome and
@@ -589,10 +589,10 @@ extension RedTeamProbes2 {
 
 // MARK: - Redirects and idle time with gzip
 
-extension RedTeamProbes2 {
+extension TransportParityTests {
     /// A server answering `/target` with "target", and anything else with a 302 to it marked gzip whose body is
     /// `garbage` (5 bytes that are not gzip) or empty in chunked framing.
-    static func redirectServer(_ body: String) throws -> RedRawServer {
+    static func redirectServer(_ body: String) throws -> HostileServer {
         try Self.server { head, _, _ in
             if Self.target(head) == "/target" {
                 return Self.reply("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\ntarget")
@@ -635,8 +635,8 @@ extension RedTeamProbes2 {
 
     /// A body sent a byte every 250 ms for 2 s under an idle timeout of 1 s, then its end: a gzip member whose
     /// header carries those bytes as a comment (FCOMMENT), or (the control) plain bytes.
-    static func tricklingServer(gzip: Bool) throws -> RedRawServer {
-        try RedRawServer { connection, _ in
+    static func tricklingServer(gzip: Bool) throws -> HostileServer {
+        try HostileServer { connection, _ in
             guard connection.readRequest() != nil else { return }
             let coding = gzip ? "Content-Encoding: gzip\r\n" : ""
             connection.send("HTTP/1.1 200 OK\r\n\(coding)Transfer-Encoding: chunked\r\n\r\n")
@@ -713,7 +713,7 @@ extension RedTeamProbes2 {
     /// or the deadline (1 s, idle time 10 s), whichever is set, on every path, as through URLSession.
     @Test(arguments: ["idle", "deadline"], [Route.collected, .progress, .download])
     func aGzipBodyStalledInItsHeaderEndsAtTheLimit(_ limit: String, _ route: Route) async throws {
-        let server = try RedRawServer { connection, _ in
+        let server = try HostileServer { connection, _ in
             guard connection.readRequest() != nil else { return }
             connection.send("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 100\r\n\r\n")
             connection.send(Data([0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 0, 0xff, 0x63]))
