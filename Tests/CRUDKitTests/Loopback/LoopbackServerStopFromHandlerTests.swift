@@ -61,10 +61,20 @@ extension NetworkTests {
         /// FIXED: `stop()` from a handler, then `stop()` from the test. The test's call waits for the
         /// server's threads but not for the "LoopbackServer.stop" thread the handler's call started, which closes
         /// the wake pipe: the test's `stop()` can return with that thread still running and the pipe still open
-        /// ("returns once every thread it started has ended"). Observed over 300 cycles.
+        /// ("returns once every thread it started has ended"). Observed over 300 cycles: 30 in `swift test`, as many
+        /// as fit in the time under `.ci/stress.sh`.
         @Test func stopFromAHandlerThenFromTheTestClosesEverythingFirst() throws {
+            try stopFromAHandlerThenFromTheTest(.quick(30))
+        }
+
+        @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
+        func stopFromAHandlerThenFromTheTestClosesEverythingFirstUnderStress() throws {
+            try stopFromAHandlerThenFromTheTest(.timed)
+        }
+
+        private func stopFromAHandlerThenFromTheTest(_ rounds: StressRounds) throws {
             var late = 0
-            for _ in 0..<300 {
+            for _ in rounds {
                 let box = Mutex<LoopbackServer?>(nil)
                 let server = LoopbackServer(synchronousHandler: { _ in
                     box.withLock { $0 }?.stop()
@@ -81,7 +91,7 @@ extension NetworkTests {
                 if !left.isEmpty, eventually(2, { openPipes().isDisjoint(with: left) }) { late += 1 }
                 box.withLock { $0 = nil }
             }
-            #expect(late == 0, "in \(late) of 300 cycles the wake pipe was still open when the test's stop() returned")
+            #expect(late == 0, "in \(late) of \(rounds) the wake pipe was still open when the test's stop() returned")
         }
 
         /// Documented since (the red team filed it as an undocumented limit): the reply of the handler that calls
@@ -109,14 +119,24 @@ extension NetworkTests {
             #expect(lost == 10, "\(10 - lost) of 10 clients got the reply of the handler that called stop()")
         }
 
-        /// Holds: a handler calling `stop()` twice returns; 1,000 cycles of a stop from a handler (every other one
-        /// also from the test) leave no descriptor, pipe or thread behind.
-        @Test func aThousandStopsFromAHandlerLeakNothing() throws {
+        /// Holds: a handler calling `stop()` twice returns; cycles of a stop from a handler (every other one also
+        /// from the test) leave no descriptor, pipe or thread behind: 100 in `swift test`, as many as fit in the time
+        /// under `.ci/stress.sh`.
+        @Test func stopsFromAHandlerLeakNothing() throws {
+            try stopsFromAHandler(.quick(100))
+        }
+
+        @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
+        func stopsFromAHandlerLeakNothingUnderStress() throws {
+            try stopsFromAHandler(.timed)
+        }
+
+        private func stopsFromAHandler(_ rounds: StressRounds) throws {
             let descriptorsBefore = openDescriptorCount()
             let pipesBefore = openPipes()
             let threadsBefore = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
             var inodes: Set<UInt64> = []
-            for cycle in 0..<1_000 {
+            for cycle in rounds {
                 let box = Mutex<LoopbackServer?>(nil)
                 let server = LoopbackServer(synchronousHandler: { _ in
                     box.withLock { $0 }?.stop()
@@ -172,10 +192,20 @@ extension NetworkTests {
             #expect(eventually(5) { openSocketInodes().isDisjoint(with: server.socketInodes) })
         }
 
-        /// Holds: eight threads each call `start()` then `stop()` on one server, 200 times over: every call returns,
-        /// and nothing of the server stays open.
+        /// Holds: eight threads each call `start()` then `stop()` on one server, round after round: every call
+        /// returns, and nothing of the server stays open. 20 rounds in `swift test` (200 before), as many as fit in the
+        /// time under `.ci/stress.sh`.
         @Test func startsAndStopsFromEightThreadsLeaveNothingOpen() throws {
-            for _ in 0..<200 {
+            try startsAndStopsFromEightThreads(.quick(20))
+        }
+
+        @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
+        func startsAndStopsFromEightThreadsLeaveNothingOpenUnderStress() throws {
+            try startsAndStopsFromEightThreads(.timed)
+        }
+
+        private func startsAndStopsFromEightThreads(_ rounds: StressRounds) throws {
+            for _ in rounds {
                 let server = LoopbackServer { _ in .response(HTTPResponse(status: 200)) }
                 let group = DispatchGroup()
                 for _ in 0..<8 {

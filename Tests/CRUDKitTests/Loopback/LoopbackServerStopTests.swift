@@ -42,9 +42,20 @@ extension NetworkTests {
             return opened
         }
 
+        /// 20 rounds in `swift test`; `.ci/stress.sh` runs them for a time (the race killed the process within 200).
         @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
         func stoppingWhileConnectionsArriveEndsCleanly() throws {
-            for _ in 0..<1_000 {
+            try stopAmidAConnectionFlood(.quick(20))
+        }
+
+        @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
+        func stoppingWhileConnectionsArriveEndsCleanlyUnderStress() throws {
+            try stopAmidAConnectionFlood(.timed)
+        }
+
+        /// Starts a server, floods it with connections and stops it while they arrive, for each of `rounds`.
+        private func stopAmidAConnectionFlood(_ rounds: StressRounds) throws {
+            for _ in rounds {
                 let server = LoopbackServer { _ in .response(HTTPResponse(status: 200)) }
                 try server.start()
                 let port = server.port
