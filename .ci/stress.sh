@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The stress step of CI: the tests that race threads against LoopbackServer's start() and stop(), run for a time
-# rather than a count of rounds.
+# The stress step of CI: the tests that race threads (LoopbackServer's start() and stop(), hundreds of exchanges
+# against URLSessionTransport's deadline sweeper), run for a time rather than a count of rounds.
 #
 #   .ci/stress.sh                          # each stress test runs its rounds for 60 s
 #   CRUDKIT_STRESS_SECONDS=20 .ci/stress.sh
 #
-# `swift test` runs a quick version of each (20–100 rounds, which still pins the behaviour) and skips the stress
-# version with a printed reason: a loop of a thousand rounds took seconds on an idle machine and 342 s at load 12
-# on two cores, past its time limit. Here each `…UnderStress` test repeats the same rounds, with the same checks,
-# until CRUDKIT_STRESS_SECONDS have passed (Tests/CRUDKitTests/Reliability/StressRounds.swift), so the step's time
-# is bounded whatever the load: about the number of stress tests (6, run one at a time in `NetworkTests`) times the
+# `swift test` runs a quick version of each (20–100 rounds, or 100 exchanges at once instead of 500, which still
+# pins the behaviour) and skips the stress version with a printed reason: a loop of a thousand rounds took seconds
+# on an idle machine and 342 s at load 12 on two cores, past its time limit. Here each `…UnderStress` test repeats
+# the same rounds, with the same checks, until CRUDKIT_STRESS_SECONDS have passed
+# (Tests/CRUDKitTests/Reliability/StressRounds.swift), so the step's time is bounded whatever the load: about the
+# number of stress tests (7, run one at a time in `NetworkTests`) times the
 # seconds, plus the build. Exits non-zero when a test fails, or when no stress test ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -67,16 +67,27 @@ extension NetworkTests.DeadlineSweeperEdgeTests {
         #expect(transport.deadlines.count == 0)
     }
 
-    /// 500 exchanges at once: 100 that are never answered, with deadlines of 0.2–1.2 s, and 400 answered at once,
-    /// with deadlines of 0.2–2.2 s. Each unanswered one ends at its own deadline; each answered one with its
-    /// answer or its own deadline; nothing stays watched.
-    @Test func fiveHundredExchangesWithMixedDeadlines() async throws {
+    /// Exchanges at once, a fifth never answered, with deadlines of 0.2–1.2 s, the rest answered at once, with
+    /// deadlines of 0.2–2.2 s. Each unanswered one ends at its own deadline; each answered one with its answer or its
+    /// own deadline; nothing stays watched. 100 at once in `swift test` (500 at load 26 on two cores ended one
+    /// past its lateness allowance: the machine's delay, not the sweeper's); `.ci/stress.sh` runs 500 at once, round
+    /// after round, for its time.
+    @Test func aHundredExchangesWithMixedDeadlines() async throws {
+        try await exchangesWithMixedDeadlines(100)
+    }
+
+    @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
+    func fiveHundredExchangesWithMixedDeadlinesUnderStress() async throws {
+        for _ in StressRounds.timed { try await exchangesWithMixedDeadlines(500) }
+    }
+
+    private func exchangesWithMixedDeadlines(_ count: Int) async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
         let transport = Self.makeTransport()
         let results = try await withinSeconds(15) {
             try await withThrowingTaskGroup(of: (Bool, Double, String, Double).self) { group in
-                for index in 0..<500 {
+                for index in 0..<count {
                     let answered = index % 5 != 0
                     let deadline = 0.2 + Double((index * 37) % 100) * (answered ? 0.02 : 0.01)
                     let url = server.baseURL.appendingPathComponent(answered ? "ok" : "never")
@@ -88,7 +99,7 @@ extension NetworkTests.DeadlineSweeperEdgeTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
-        #expect(results.count == 500)
+        #expect(results.count == count)
         for (answered, deadline, outcome, seconds) in results {
             if answered {
                 #expect(outcome == "status 200" || outcome == Self.timedOut(deadline), "\(outcome)")
