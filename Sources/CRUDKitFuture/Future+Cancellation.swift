@@ -25,6 +25,11 @@ extension Future: FutureInterest {
     /// the future (``value``, ``result``) withdraws its interest the same way: its `await` throws
     /// ``CRUDError/cancelled`` at once, and the future is cancelled only when that await was its last observer.
     ///
+    /// A cancelled future never runs its combinator's transform, even when the future it came from goes on for
+    /// another observer and succeeds later: `shared.flatMap { _ in api.post(…) }` cancelled before `shared`
+    /// completes sends nothing. Whoever withdrew takes its observer back at once (in O(1)), so a long-lived future
+    /// holds only the observers still waiting, however many awaits and derived futures gave up on it.
+    ///
     /// ```swift
     /// let request = Person.read(id: 12)
     /// let name = request.map { $0.firstName }

@@ -1,3 +1,4 @@
+import CRUDKitTesting
 import Dispatch
 import Testing
 

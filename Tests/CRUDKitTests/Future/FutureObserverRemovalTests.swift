@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitFuture
 
 /// A caller who left costs nothing: a cancelled `await`, a cancelled derived future and a finished
 /// `firstCompleted`/`zip`/`all` take their observer back from a future that is still pending, so its observer
