@@ -3,8 +3,10 @@ import CRUDKitCore
 /// A future as seen by the futures derived from it: something whose interest a cancelled derived future withdraws.
 @usableFromInline
 protocol FutureInterest: AnyObject, Sendable {
-    /// Takes back the interest of one observer; see ``Future/withdrawInterest()``.
-    func withdrawInterest()
+    /// Takes back the observer registered under `key` and its interest; see ``Future/withdrawInterest(of:)``.
+    func withdrawInterest(of key: ObserverKey)
+    /// Takes back the observer registered under `key` without cancelling; see ``Future/removeObserver(_:)``.
+    func removeObserver(_ key: ObserverKey)
 }
 
 extension Future: FutureInterest {
@@ -22,6 +24,11 @@ extension Future: FutureInterest {
     /// callback, an `await`, another derived future) keeps going for that observer. A cancelled `Task` that awaits
     /// the future (``value``, ``result``) withdraws its interest the same way: its `await` throws
     /// ``CRUDError/cancelled`` at once, and the future is cancelled only when that await was its last observer.
+    ///
+    /// A cancelled future never runs its combinator's transform, even when the future it came from goes on for
+    /// another observer and succeeds later: `shared.flatMap { _ in api.post(…) }` cancelled before `shared`
+    /// completes sends nothing. Whoever withdrew takes its observer back at once (in O(1)), so a long-lived future
+    /// holds only the observers still waiting, however many awaits and derived futures gave up on it.
     ///
     /// ```swift
     /// let request = Person.read(id: 12)
@@ -52,13 +59,17 @@ extension Future: FutureInterest {
         if runNow { handler() }
     }
 
-    /// Takes back the interest of one observer (a cancelled derived future); cancels the future when nothing
-    /// is interested in it any more and it is still pending.
+    /// Takes back the observer registered under `key` (a cancelled derived future or `await`) and with it its
+    /// interest; cancels the future when that was the last observer and it is still pending.
+    ///
+    /// The observer is removed under the future's lock, so a caller who left costs nothing: it is not kept until
+    /// the future completes, and it is not run.
+    /// - Complexity: O(1) amortized.
     @inlinable
-    func withdrawInterest() {
+    func withdrawInterest(of key: ObserverKey) {
         let abandoned = state.withLock { state in
-            state.interest -= 1
-            return state.interest <= 0 && state.result == nil
+            guard state.result == nil, state.observers.remove(key) else { return false }
+            return state.observers.isEmpty
         }
         if abandoned { cancel() }
     }

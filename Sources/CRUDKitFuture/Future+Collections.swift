@@ -17,10 +17,10 @@ extension Future {
         let derived = Future<[Value]>(callbackQueue: futures[0].callbackQueue)
         let collected = Locked((values: [Value?](repeating: nil, count: futures.count), remaining: futures.count))
         for (index, future) in futures.enumerated() {
-            future.observe { result in
+            future.observe(key: ObserverKey(owner: derived, slot: index)) { result in
                 switch result {
                 case .failure(let error):
-                    derived.complete(with: .failure(error))
+                    if derived.complete(with: .failure(error)) { release(futures, from: derived) }
                 case .success(let value):
                     let values: [Value]? = collected.withLock { collected in
                         collected.values[index] = value
@@ -31,7 +31,7 @@ extension Future {
                 }
             }
         }
-        derived.addCancelHandler { futures.forEach { $0.withdrawInterest() } }
+        settle(futures, derived)
         return derived
     }
 
@@ -50,10 +50,32 @@ extension Future {
             return Future(error: CRUDError.invalidRequest(reason: "Future.firstCompleted(of:) needs a future"))
         }
         let derived = Future<Value>(callbackQueue: futures[0].callbackQueue)
-        for future in futures {
-            future.observe { derived.complete(with: $0) }
+        for (index, future) in futures.enumerated() {
+            future.observe(key: ObserverKey(owner: derived, slot: index)) { result in
+                // The winner: the others keep running, but no longer hold an observer for this race.
+                if derived.complete(with: result) { release(futures, from: derived) }
+            }
         }
-        derived.addCancelHandler { futures.forEach { $0.withdrawInterest() } }
+        settle(futures, derived)
         return derived
+    }
+
+    /// Finishes the wiring of a combinator `derived` that observes each of `futures` under the key
+    /// `(derived, index)`: cancelling it withdraws its interest from each; if it completed while it was still
+    /// registering, the inputs registered after that are released.
+    private static func settle<Derived>(_ futures: [Future<Value>], _ derived: Future<Derived>) {
+        if derived.isCompleted { release(futures, from: derived) }
+        derived.addCancelHandler {
+            for (index, future) in futures.enumerated() {
+                future.withdrawInterest(of: ObserverKey(owner: derived, slot: index))
+            }
+        }
+    }
+
+    /// Takes back the observers `derived` registered on `futures`, without cancelling them: it has its outcome.
+    private static func release<Derived>(_ futures: [Future<Value>], from derived: Future<Derived>) {
+        for (index, future) in futures.enumerated() {
+            future.removeObserver(ObserverKey(owner: derived, slot: index))
+        }
     }
 }

@@ -23,8 +23,15 @@ extension Future {
                 callbackQueue: callbackQueue)
         }
         let derived: Future<NewValue> = makeDerived()
-        observe { result in
-            derived.complete(with: result.flatMap { value in Result { try transform(value) } })
+        observe(key: ObserverKey(owner: derived)) { result in
+            switch result {
+            case .failure(let error):
+                derived.complete(with: .failure(error))
+            case .success(let value):
+                // A cancelled future's transform never runs; see `isWanted`.
+                guard derived.isWanted else { return }
+                derived.complete(with: Result { try transform(value) })
+            }
         }
         return derived
     }
@@ -43,11 +50,12 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
         let derived: Future<NewValue> = makeDerived()
-        observe { result in
+        observe(key: ObserverKey(owner: derived)) { result in
             switch result {
             case .failure(let error):
                 derived.complete(with: .failure(error))
             case .success(let value):
+                guard derived.isWanted else { return }
                 do {
                     derived.follow(try transform(value))
                 } catch {
@@ -68,7 +76,15 @@ extension Future {
     @inlinable
     public func mapError(_ transform: @escaping @Sendable (any Error) -> any Error) -> Future<Value> {
         let derived: Future<Value> = makeDerived()
-        observe { result in derived.complete(with: result.mapError { transform($0) }) }
+        observe(key: ObserverKey(owner: derived)) { result in
+            switch result {
+            case .success:
+                derived.complete(with: result)
+            case .failure(let error):
+                guard derived.isWanted else { return }
+                derived.complete(with: .failure(transform(error)))
+            }
+        }
         return derived
     }
 
@@ -82,8 +98,14 @@ extension Future {
     @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Value) -> Future<Value> {
         let derived: Future<Value> = makeDerived()
-        observe { result in
-            derived.complete(with: result.flatMapError { error in Result { try transform(error) } })
+        observe(key: ObserverKey(owner: derived)) { result in
+            switch result {
+            case .success:
+                derived.complete(with: result)
+            case .failure(let error):
+                guard derived.isWanted else { return }
+                derived.complete(with: Result { try transform(error) })
+            }
         }
         return derived
     }
@@ -98,11 +120,12 @@ extension Future {
     @inlinable
     public func recover(_ transform: @escaping @Sendable (any Error) throws -> Future<Value>) -> Future<Value> {
         let derived: Future<Value> = makeDerived()
-        observe { result in
+        observe(key: ObserverKey(owner: derived)) { result in
             switch result {
             case .success:
                 derived.complete(with: result)
             case .failure(let error):
+                guard derived.isWanted else { return }
                 do {
                     derived.follow(try transform(error))
                 } catch {
@@ -124,10 +147,17 @@ extension Future {
     public func zip<Other>(_ other: Future<Other>) -> Future<(Value, Other)> {
         let derived = Future<(Value, Other)>(callbackQueue: callbackQueue)
         let values = Locked<(Value?, Other?)>((nil, nil))
-        observe { result in
+        let firstKey = ObserverKey(owner: derived, slot: 0)
+        let secondKey = ObserverKey(owner: derived, slot: 1)
+        // Once the pair is decided (both values, or the first failure), neither input keeps an observer for it.
+        let release: @Sendable () -> Void = {
+            self.removeObserver(firstKey)
+            other.removeObserver(secondKey)
+        }
+        observe(key: firstKey) { result in
             switch result {
             case .failure(let error):
-                derived.complete(with: .failure(error))
+                if derived.complete(with: .failure(error)) { release() }
             case .success(let value):
                 let pair = values.withLock { values in
                     values.0 = value
@@ -136,10 +166,10 @@ extension Future {
                 if let pair { derived.complete(with: .success(pair)) }
             }
         }
-        other.observe { result in
+        other.observe(key: secondKey) { result in
             switch result {
             case .failure(let error):
-                derived.complete(with: .failure(error))
+                if derived.complete(with: .failure(error)) { release() }
             case .success(let value):
                 let pair = values.withLock { values in
                     values.1 = value
@@ -148,9 +178,11 @@ extension Future {
                 if let pair { derived.complete(with: .success(pair)) }
             }
         }
+        // Completed while registering (an input had failed already): the other may have registered after that.
+        if derived.isCompleted { release() }
         derived.addCancelHandler {
-            self.withdrawInterest()
-            other.withdrawInterest()
+            self.withdrawInterest(of: firstKey)
+            other.withdrawInterest(of: secondKey)
         }
         return derived
     }
@@ -167,10 +199,24 @@ extension Future {
         Future<NewValue>(callbackQueue: callbackQueue, upstream: self)
     }
 
-    /// Completes this future as `upstream` completes; cancelling this one withdraws its interest from `upstream`.
+    /// Completes this future as `upstream` completes; cancelling this one withdraws its interest (and its
+    /// observer) from `upstream`.
     @inlinable
     func follow(_ upstream: Future<Value>) {
-        upstream.observe { self.complete(with: $0) }
-        addCancelHandler { upstream.withdrawInterest() }
+        let key = ObserverKey(owner: self, slot: 1)
+        upstream.observe(key: key) { self.complete(with: $0) }
+        addCancelHandler { upstream.withdrawInterest(of: key) }
+    }
+
+    /// Whether the future still wants its outcome: `false` once it has completed, by ``cancel()`` above all.
+    ///
+    /// A combinator checks it before it runs the caller's transform, under the future's lock, so a future
+    /// cancelled before its input completed never runs the transform (a `flatMap` that was cancelled sends no
+    /// request). Cancelling and the input completing race to one decision: if the check comes first, the transform
+    /// runs and a cancel that lands during it cancels what the transform started (``follow(_:)``); if the
+    /// cancel comes first, the transform never runs.
+    @inlinable
+    var isWanted: Bool {
+        state.withLock { $0.result == nil }
     }
 }

@@ -70,11 +70,12 @@ extension Future {
                 waiter.start(continuation)
                 // Observed even by a task cancelled already, so that its interest is counted and withdrawn like
                 // any other: the future is cancelled when no one else observes it.
-                observe { waiter.finish(with: $0) }
-                if waiter.registered() { withdrawInterest() }
+                observe(key: waiter.key) { waiter.finish(with: $0) }
+                if waiter.registered() { withdrawInterest(of: waiter.key) }
             }
         } onCancel: {
-            if waiter.cancel() { withdrawInterest() }
+            // The wait's observer leaves the future at once: a cancelled `await` holds nothing until it completes.
+            if waiter.cancel() { withdrawInterest(of: waiter.key) }
         }
     }
 
@@ -97,6 +98,9 @@ extension Future {
         let state = Locked(State())
 
         @usableFromInline init() {}
+
+        /// The key of this wait's observer on the future: the identity of its lock's storage.
+        var key: ObserverKey { ObserverKey(owner: state.storage) }
 
         /// Keeps `continuation`, or resumes it with the cancellation when the task was cancelled already.
         func start(_ continuation: UnsafeContinuation<Outcome, Never>) {

@@ -110,7 +110,7 @@ public final class Future<Value: Sendable>: Sendable {
     func complete(with result: Outcome, cancelled: Bool = false) -> Bool {
         let taken:
             (
-                observers: SmallList<Observer>, handlers: SmallList<@Sendable () -> Void>,
+                observers: ObserverList<Observer>, handlers: SmallList<@Sendable () -> Void>,
                 upstream: (any FutureInterest)?
             )? = state.withLock { state in
                 guard state.result == nil else { return nil }
@@ -134,24 +134,25 @@ public final class Future<Value: Sendable>: Sendable {
         // of derived futures, or of upstream futures cancelled in turn): then after the outermost one, so the
         // stack stays bounded.
         if let trampoline = CompletionTrampoline.enter() {
-            hand(result, to: taken.observers, upstream: upstream, handlers: handlers)
+            hand(result, to: taken.observers.ordered, upstream: upstream, handlers: handlers)
             trampoline.leave()
         } else {
+            let observers = taken.observers.ordered
             CompletionTrampoline.enqueue {
-                self.hand(result, to: taken.observers, upstream: upstream, handlers: handlers)
+                self.hand(result, to: observers, upstream: upstream, handlers: handlers)
             }
         }
         return true
     }
 
-    /// Withdraws the interest in `upstream` and runs the cancellation `handlers` (both only on cancellation),
-    /// then hands `result` to `observers`: the work of one completion.
+    /// Withdraws the interest in `upstream` (taking back this future's observer there) and runs the cancellation
+    /// `handlers` (both only on cancellation), then hands `result` to `observers`: the work of one completion.
     @inlinable
     func hand(
         _ result: Outcome, to observers: SmallList<Observer>, upstream: (any FutureInterest)?,
         handlers: SmallList<@Sendable () -> Void>
     ) {
-        upstream?.withdrawInterest()
+        upstream?.withdrawInterest(of: ObserverKey(owner: self))
         handlers.forEach { $0() }
         if !observers.isEmpty {
             deliver(observers, result)
@@ -171,7 +172,7 @@ public final class Future<Value: Sendable>: Sendable {
                 let next = state.observers
                 state.observers = .none
                 if next.isEmpty { state.isDelivering = false }
-                return next
+                return next.ordered
             }
             if batch.isEmpty { return }
         }
@@ -179,13 +180,17 @@ public final class Future<Value: Sendable>: Sendable {
 
     // MARK: - Observing
 
-    /// Registers `observer`; it runs at once (or on its queue) when the future has already completed.
+    /// Registers `observer` under `key` (`nil`: nobody takes it back); it runs at once (or on its queue) when
+    /// the future has already completed.
+    ///
+    /// Whoever registers under a key takes the observer back with ``withdrawInterest(of:)`` (cancelling the future
+    /// when it was the last) or ``removeObserver(_:)`` once it no longer wants the outcome, so a future holds only
+    /// the observers still waiting.
     @inlinable
-    func add(_ observer: Observer) {
+    func add(_ observer: Observer, key: ObserverKey? = nil) {
         let ready: Outcome? = state.withLock { state in
-            state.interest += 1
             if let result = state.result, !state.isDelivering { return result }
-            state.observers.append(observer)
+            state.observers.append(observer, key: key)
             return nil
         }
         if let ready {
@@ -195,8 +200,23 @@ public final class Future<Value: Sendable>: Sendable {
 
     /// Runs `body` on the completing thread, with no queue hop: the plumbing of combinators and `await`.
     @inlinable
-    func observe(_ body: @escaping @Sendable (Outcome) -> Void) {
-        add(Observer(queue: nil, callback: body))
+    func observe(key: ObserverKey? = nil, _ body: @escaping @Sendable (Outcome) -> Void) {
+        add(Observer(queue: nil, callback: body), key: key)
+    }
+
+    /// Takes back the observer registered under `key`, if it has not been handed the outcome yet, without
+    /// cancelling the future (a combinator that no longer needs this input: the others keep running).
+    @inlinable
+    func removeObserver(_ key: ObserverKey) {
+        state.withLock { state in
+            guard state.result == nil else { return }
+            _ = state.observers.remove(key)
+        }
+    }
+
+    /// How many observers wait for the outcome (callbacks, `await`s, derived futures); 0 once completed.
+    package var observerCount: Int {
+        state.withLock { $0.observers.count }
     }
 
     // MARK: - State
@@ -206,15 +226,15 @@ public final class Future<Value: Sendable>: Sendable {
     package struct State {
         /// The outcome, once completed.
         @usableFromInline var result: Outcome?
-        /// Callbacks waiting for the outcome, in registration order.
-        @usableFromInline package var observers: SmallList<Observer> = .none
-        /// The future this one was derived from: ``Future/cancel()`` withdraws its interest there, before the
-        /// `cancelHandlers` run; released on any completion.
+        /// Callbacks waiting for the outcome, in registration order, each removable by its key. While pending,
+        /// their number is the future's interest: when the last is withdrawn, the future is cancelled.
+        @usableFromInline package var observers: ObserverList<Observer> = .none
+        /// The future this one was derived from: ``Future/cancel()`` withdraws its interest there (taking back the
+        /// observer this future registered under its own key), before the `cancelHandlers` run; released on any
+        /// completion.
         @usableFromInline var upstream: (any FutureInterest)?
         /// Run by ``Future/cancel()`` while the future is pending; dropped on any other completion.
         @usableFromInline package var cancelHandlers: SmallList<@Sendable () -> Void> = .none
-        /// How many observers and derived futures have registered; see ``Future/withdrawInterest()``.
-        @usableFromInline package var interest = 0
         /// Whether a completing thread is still handing the outcome to observers.
         @usableFromInline var isDelivering = false
         /// Whether the completion came from ``Future/cancel()``.

@@ -1,4 +1,5 @@
 @_spi(TransportKit) import CRUDKitCore
+import CRUDKitTesting
 import Foundation
 import Testing
 
@@ -159,5 +160,113 @@ import Testing
         #expect(RequestCoalescer.Key(one) != RequestCoalescer.Key(other))
         #expect(RequestCoalescer.Key(HTTPRequest(method: .get, url: url, body: .data(Data("x".utf8)))) == nil)
         #expect(RequestCoalescer.Key(HTTPRequest(method: .delete, url: url)) == nil)
+    }
+
+    // MARK: - Each caller's own deadline
+
+    @Test func aCallerWhoJoinsLateWaitsWithItsOwnDeadline() async throws {
+        // Given a server that holds its answer until the test opens the gate, and reads with a 0.6 s deadline
+        let gate = Promise<Void>()
+        let arrived = Promise<Void>()
+        let server = LoopbackServer { _ in
+            arrived.succeed(())
+            try await gate.future.value
+            return .response(
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(adaJSON.utf8)))
+        }
+        try server.start()
+        defer { server.stop() }
+        let api = API(baseURL: server.baseURL)
+        var read = Request<StubPerson>(.get, "people/1")
+        read.deadline = 0.6
+        // When caller A starts, and an identical caller B joins 0.45 s later,
+        let started = ContinuousClock.now
+        let first = Task { [read] in try await api.send(read) }
+        try await arrived.future.value
+        try await Task.sleep(until: started + .milliseconds(450), clock: .continuous)
+        let second = Task { [read] in try await api.send(read) }
+        await waitUntil { api.coalescer.waitingCallers == 2 }
+        // Then A ends at its own deadline,
+        let firstError = await crudError { try await first.value }
+        #expect(firstError.map { "\($0)" } == "\(CRUDError.timedOut(.deadline(0.6)))")
+        // B keeps waiting for the exchange, which goes on for it, and gets the answer (well before its own deadline
+        // at 1.05 s).
+        #expect(api.coalescer.waitingCallers == 1)
+        gate.succeed(())
+        #expect(try await second.value.firstName == "Ada")
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aSharedExchangeEndsWhenItsLastCallersDeadlinePasses() async throws {
+        // A server that never answers: the shared exchange carries no deadline of its own, so it must end when its
+        // last caller leaves.
+        let api = API(baseURL: testBase, transport: transport)
+        var read = Request<StubPerson>(.get, "people/1")
+        read.deadline = 0.2
+        let callers = (0..<3).map { [read] _ in Task { try await api.send(read) } }
+        for caller in callers {
+            let error = await crudError { try await caller.value }
+            #expect(error.map { "\($0)" } == "\(CRUDError.timedOut(.deadline(0.2)))")
+        }
+        await transport.cancellations.wait(until: 1)
+        #expect(api.coalescer.flightCount == 0)
+        #expect(api.coalescer.waitingCallers == 0)
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests.first?.deadline == nil)
+    }
+
+    // MARK: - Keyed on what is sent
+
+    enum Signing {
+        @TaskLocal static var user = "nobody"
+    }
+
+    /// An API whose innermost middleware (next to the transport) signs each request for the caller's task-local user.
+    private func signingAPI() -> API {
+        API(baseURL: testBase, transport: transport).with {
+            $0.middleware.insert(
+                .intercept("sign") { request, context, next in
+                    var request = request
+                    request.headers["Authorization"] = "Signed " + Signing.user
+                    return try await next(request, context)
+                })
+        }
+    }
+
+    @Test func callersSignedDifferentlyBehindTheStageAreNotShared() async throws {
+        let signingTransport = GateTransport { request in
+            var response = jsonResponse(adaJSON)
+            response.url = request.url
+            response.headers["X-Signed"] = request.headers["Authorization"]
+            return response
+        }
+        let api = API(baseURL: testBase, transport: signingTransport).with {
+            $0.middleware.insert(
+                .intercept("sign") { request, context, next in
+                    var request = request
+                    request.headers["Authorization"] = "Signed " + Signing.user
+                    return try await next(request, context)
+                })
+        }
+        let ada = Task { try await Signing.$user.withValue("ada") { try await api.get("people/1") } }
+        let bob = Task { try await Signing.$user.withValue("bob") { try await api.get("people/1") } }
+        await signingTransport.arrivals.wait(until: 2)
+        signingTransport.release()
+        #expect(try await ada.value.headers["X-Signed"] == "Signed ada")
+        #expect(try await bob.value.headers["X-Signed"] == "Signed bob")
+        #expect(signingTransport.requests.count == 2)
+    }
+
+    @Test func callersSignedAlikeBehindTheStageStillShare() async throws {
+        let api = signingAPI()
+        let callers = (0..<5).map { _ in
+            Task { try await Signing.$user.withValue("ada") { try await api.get("people/1") } }
+        }
+        await waitUntil { api.coalescer.waitingCallers == 5 }
+        await transport.arrivals.wait(until: 1)
+        transport.release()
+        for caller in callers { #expect(try await caller.value.status == 200) }
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests.first?.headers["Authorization"] == "Signed ada")
     }
 }

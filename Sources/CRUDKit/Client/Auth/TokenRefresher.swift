@@ -4,8 +4,9 @@ import Foundation
 ///
 /// However many requests fail together with the same token, exactly one `refresh` runs; every one of them waits
 /// for it and is sent once more with the new token. Requests that start while a refresh runs wait for it too. A
-/// request is retried with a new token at most once, and when the refresh fails, every request waiting on it fails,
-/// with the refresh's error if it threw a ``CRUDError`` and with the original 401 otherwise. After a failed refresh
+/// request is retried with a new token at most once, and when the refresh fails, every request waiting on it fails
+/// without being sent again (never with the dead token), with the refresh's error if it threw a ``CRUDError`` and
+/// with the original 401 otherwise. After a failed refresh
 /// no new refresh starts for the same token (so a dead session is not refreshed in a loop): later requests that
 /// fail with that token fail the same way, until ``setToken(_:)`` gives a new one. A refresh that returns the very
 /// token that expired counts as failed.
@@ -82,6 +83,9 @@ public actor TokenRefresher {
     /// The token sent now.
     public var currentToken: String? { token }
 
+    /// How many requests are waiting for the refresh running now (0 when none runs); for tests.
+    package var waitingForRefresh: Int { refreshing?.waiterCount ?? 0 }
+
     /// Replaces the token (after signing in again, say, or `nil` after signing out) and allows refreshing again.
     ///
     /// A refresh running meanwhile no longer changes the token: what it returns is dropped, and the requests waiting
@@ -107,7 +111,11 @@ public actor TokenRefresher {
         if let refreshing {
             switch await Self.wait(for: refreshing, context: context) {
             case .outcome(.timedOut(let seconds)): throw CRUDError.timedOut(.tokenRefresh(seconds))
-            case .outcome: break
+            case .outcome(.token), .outcome(.superseded): break
+            // The refresh failed: the token is dead, so the request is not sent with it (no extra round trip, no
+            // write attempted with dead credentials); it fails as the requests that waited in `retry` do.
+            case .outcome(.failed(let failure as CRUDError)): throw failure
+            case .outcome(.failed), .outcome(.unchanged): throw refreshing.trigger
             case .cancelled: throw CRUDError.cancelled
             case .deadline(let seconds): throw CRUDError.timedOut(.deadline(seconds))
             }
@@ -143,7 +151,7 @@ public actor TokenRefresher {
             pending = refreshing
         } else {
             if let failed, failed.token == token { return failed.error.map { .fail($0) } ?? .doNotRetry }
-            pending = startRefresh()
+            pending = startRefresh(trigger: error)
         }
         switch await Self.wait(for: pending, context: context) {
         case .outcome(.token), .outcome(.superseded): return .retry(after: .zero)
@@ -155,13 +163,14 @@ public actor TokenRefresher {
         }
     }
 
-    private func startRefresh() -> PendingRefresh {
+    /// Starts refreshing the current token, because a request failed with `trigger` (an expired-token status).
+    private func startRefresh(trigger: CRUDError) -> PendingRefresh {
         let expired = token
         let refresh = self.refresh
         let limit = refreshTimeout
         let generation = tokenGeneration
         refreshCount += 1
-        let pending = PendingRefresh()
+        let pending = PendingRefresh(trigger: trigger)
         // The refresh's own requests know they are: they see this refresher in `refreshesInProgress`.
         let marks = Self.refreshesInProgress.union([ObjectIdentifier(self)])
         let work = Task {
@@ -297,6 +306,17 @@ private final class PendingRefresh: @unchecked Sendable {
     }
 
     private let state = Locked(State())
+
+    /// The expired-token error that started the refresh: what a request waiting for it fails with when the refresh
+    /// fails without a ``CRUDError`` of its own (as the request that started it fails with its own status).
+    let trigger: CRUDError
+
+    init(trigger: CRUDError) {
+        self.trigger = trigger
+    }
+
+    /// How many requests are waiting for the refresh.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// The outcome, once the refresh ended.
     var outcome: Outcome? { state.withLock { $0.outcome } }

@@ -76,6 +76,16 @@ package struct MiddlewareChain: Sendable {
             logging: outer.lazy.compactMap { $0 as? LoggingMiddleware }.first.map(Boxed.init) ?? logging)
     }
 
+    /// This chain with `step` last, just before the transport (the coalescing stage moved behind custom middleware).
+    package func appending(_ step: Step) -> MiddlewareChain {
+        MiddlewareChain(steps: steps + [step], logging: logging)
+    }
+
+    /// Whether a custom middleware is among the steps from `index` on (it may change what is sent).
+    package func hasCustomStep(from index: Int) -> Bool {
+        steps[index...].contains { if case .custom = $0 { true } else { false } }
+    }
+
     /// The reads in flight of the first coalescing stage, if any.
     package var coalescer: RequestCoalescer? {
         for case .coalescing(let coalescer) in steps { return coalescer }

@@ -6,9 +6,10 @@ import Foundation
 /// when an identical request (same ``Key``) is already in flight, it waits for that one instead of sending its own,
 /// and every caller gets the same ``HTTPResponse`` (or the same error) to decode on its own.
 ///
-/// Cancellation is per caller: a caller that is cancelled stops waiting at once with ``CRUDError/cancelled``, while
-/// the others keep waiting. The shared exchange is cancelled only when every caller waiting for it has been
-/// cancelled. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
+/// Cancellation and deadlines are per caller: a caller that is cancelled stops waiting at once with
+/// ``CRUDError/cancelled``, and one whose deadline passes with ``CRUDError/Timeout/deadline(_:)``, while the others
+/// keep waiting; a caller who joins late is not held to the first caller's deadline. The shared exchange is
+/// cancelled only when every caller waiting for it has left. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
 /// afterwards is sent afresh, and nothing is kept once nothing is in flight.
 package final class RequestCoalescer: Sendable {
     /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after the middleware before this stage adapted it,
@@ -49,13 +50,23 @@ package final class RequestCoalescer: Sendable {
         var waiters: [Int: CheckedContinuation<HTTPResponse, any Error>] = [:]
     }
 
+    /// Where one caller is: numbered but not yet waiting, waiting for an exchange, or gone before it could wait.
+    private enum Caller {
+        /// Numbered; its continuation is not registered yet.
+        case arriving
+        /// Waiting for the exchange of this number.
+        case waiting(Int)
+        /// Left (cancelled, or its deadline passed) before it was waiting; it ends with this error on arrival.
+        case left(CRUDError)
+    }
+
     private struct State {
         /// Every exchange in flight, by its number.
         var flights: [Int: Flight] = [:]
         /// The exchange a new caller of each key joins (an exchange may be detached from its key, see ``detach``).
         var joinable: [Key: Int] = [:]
-        /// The exchange each waiting caller waits for.
-        var flightOfWaiter: [Int: Int] = [:]
+        /// Each caller not yet answered.
+        var callers: [Int: Caller] = [:]
         var nextNumber = 0
     }
 
@@ -68,28 +79,52 @@ package final class RequestCoalescer: Sendable {
     /// The response to the request `key` stands for: from the exchange in flight for `key` if there is one,
     /// otherwise from `operation`, run once for every caller that asks before it completes.
     ///
+    /// Each caller waits on its own terms: its task's cancellation ends its wait with ``CRUDError/cancelled``, and
+    /// its `deadline` (in seconds, counted from this call) with ``CRUDError/Timeout/deadline(_:)``, whatever the
+    /// other callers' are. The exchange runs as long as one caller still waits for it (so `operation` should carry
+    /// no deadline of its own) and is cancelled when the last one leaves.
+    ///
     /// `operation` runs in a task of its own (inheriting the caller's task-local values and priority, not its
     /// cancellation), started immediately on the first caller's thread: up to its first suspension it costs no
     /// thread hop.
     /// - Throws: What `operation` threw, to every caller that waited for it; ``CRUDError/cancelled`` to a caller
-    ///   that was cancelled while waiting.
+    ///   that was cancelled while waiting; ``CRUDError/Timeout/deadline(_:)`` to a caller whose deadline passed.
     package func response(
         for key: Key,
+        deadline: TimeInterval? = nil,
         operation: @escaping @Sendable () async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         let waiter = state.withLock { state -> Int in
             state.nextNumber += 1
+            state.callers[state.nextNumber] = .arriving
             return state.nextNumber
         }
+        // This caller's own deadline: when it passes, this caller leaves (the exchange goes on for the others).
+        let timer = deadline.flatMap { seconds in
+            Self.nanoseconds(seconds).map { nanoseconds in
+                Task { [self] in
+                    try? await Task.sleep(nanoseconds: nanoseconds)
+                    if !Task.isCancelled { leave(waiter, with: .timedOut(.deadline(seconds))) }
+                }
+            }
+        }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let joined = state.withLock { state -> Int?? in
-                    // Checked under the lock: if `leave` already ran, the task was cancelled before it did.
-                    if Task.isCancelled { return .some(nil) }
+                let joined = state.withLock { state -> Result<Int?, CRUDError> in
+                    // Checked under the lock: a caller that left before it got here ends at once.
+                    if case .left(let error) = state.callers[waiter] {
+                        state.callers[waiter] = nil
+                        return .failure(error)
+                    }
+                    if Task.isCancelled {
+                        state.callers[waiter] = nil
+                        return .failure(.cancelled)
+                    }
                     if let number = state.joinable[key] {
                         state.flights[number]?.waiters[waiter] = continuation
-                        state.flightOfWaiter[waiter] = number
-                        return .none
+                        state.callers[waiter] = .waiting(number)
+                        return .success(nil)
                     }
                     state.nextNumber += 1
                     let number = state.nextNumber
@@ -97,18 +132,26 @@ package final class RequestCoalescer: Sendable {
                     flight.waiters[waiter] = continuation
                     state.flights[number] = flight
                     state.joinable[key] = number
-                    state.flightOfWaiter[waiter] = number
-                    return .some(number)
+                    state.callers[waiter] = .waiting(number)
+                    return .success(number)
                 }
                 switch joined {
-                case .none: break
-                case .some(.none): continuation.resume(throwing: CRUDError.cancelled)
-                case .some(.some(let number)): start(number, operation: operation)
+                case .failure(let error): continuation.resume(throwing: error)
+                case .success(.none): break
+                case .success(.some(let number)): start(number, operation: operation)
                 }
             }
         } onCancel: {
-            leave(waiter)
+            leave(waiter, with: .cancelled)
         }
+    }
+
+    /// `seconds` as whole nanoseconds for a timer; `nil` for no limit (infinite, or beyond a century); zero,
+    /// negative and NaN give zero.
+    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
+        if seconds.isNaN || seconds <= 0 { return 0 }
+        guard seconds < 3_155_760_000 else { return nil }
+        return UInt64(seconds * 1e9)
     }
 
     /// Runs the exchange of flight `number` in a task of its own, started at once on the calling thread (so an
@@ -150,32 +193,46 @@ package final class RequestCoalescer: Sendable {
     package var flightCount: Int { state.withLock { $0.flights.count } }
 
     /// How many callers are waiting for an exchange.
-    package var waitingCallers: Int { state.withLock { $0.flightOfWaiter.count } }
+    package var waitingCallers: Int {
+        state.withLock { state in
+            state.callers.values.count { if case .waiting = $0 { return true } else { return false } }
+        }
+    }
 
     /// Hands `result` to every caller of exchange `number`, and forgets the exchange.
     private func finish(_ number: Int, with result: Result<HTTPResponse, any Error>) {
         let waiters = state.withLock { state -> [CheckedContinuation<HTTPResponse, any Error>] in
             guard let flight = state.flights.removeValue(forKey: number) else { return [] }
             if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
-            for waiter in flight.waiters.keys { state.flightOfWaiter[waiter] = nil }
+            for waiter in flight.waiters.keys { state.callers[waiter] = nil }
             return Array(flight.waiters.values)
         }
         for waiter in waiters { waiter.resume(with: result) }
     }
 
-    /// Lets a cancelled caller go; cancels the exchange when it was the last one waiting for it.
-    private func leave(_ waiter: Int) {
+    /// Lets a caller go with `error` (it was cancelled, or its deadline passed); cancels the exchange when it was
+    /// the last one waiting for it. A caller not yet waiting ends with `error` when it gets there.
+    private func leave(_ waiter: Int, with error: CRUDError) {
         let (continuation, task) = state.withLock {
             state -> (CheckedContinuation<HTTPResponse, any Error>?, Task<Void, Never>?) in
-            guard let number = state.flightOfWaiter.removeValue(forKey: waiter),
-                let continuation = state.flights[number]?.waiters.removeValue(forKey: waiter)
-            else { return (nil, nil) }
-            guard let flight = state.flights[number], flight.waiters.isEmpty else { return (continuation, nil) }
-            state.flights[number] = nil
-            if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
-            return (continuation, flight.task)
+            switch state.callers[waiter] {
+            case .arriving:
+                state.callers[waiter] = .left(error)
+                return (nil, nil)
+            case .left, .none:
+                return (nil, nil)
+            case .waiting(let number):
+                state.callers[waiter] = nil
+                guard let continuation = state.flights[number]?.waiters.removeValue(forKey: waiter) else {
+                    return (nil, nil)
+                }
+                guard let flight = state.flights[number], flight.waiters.isEmpty else { return (continuation, nil) }
+                state.flights[number] = nil
+                if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
+                return (continuation, flight.task)
+            }
         }
-        continuation?.resume(throwing: CRUDError.cancelled)
+        continuation?.resume(throwing: error)
         task?.cancel()
     }
 }
