@@ -159,7 +159,8 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     /// For an answer that is an object with one member holding an object or array the conventions do not unwrap: a
     /// sentence naming the preset or setting that reads it; else empty.
     func wrapperAdvice(for json: JSON) -> String {
-        guard answerKey == nil, let object = json.object, object.count == 1, let member = object.first(where: { _ in true }),
+        guard answerKey == nil, let object = json.object, object.count == 1,
+            let member = object.first(where: { _ in true }),
             member.value.object != nil || member.value.array != nil
         else { return "" }
         let key = member.key

@@ -14,7 +14,8 @@ import Foundation
 /// - Several (the same id read from two APIs, or under two parents): the ones recorded in the current
 ///   `API.withShared(_:operation:)` block are kept when they agree on one origin (two walks, each in its own block,
 ///   do not disturb each other); otherwise the write is refused as ambiguous, never guessed.
-/// - The API an origin names is held weakly: a value whose API no longer exists is refused, not sent elsewhere.
+/// - The API an origin names is held weakly: an origin whose API no longer exists is set aside when another is
+///   alive (a test suite's earlier API, say), and a value whose only origins are gone is refused, not sent elsewhere.
 /// - Memory is bounded: two generations of at most ``generationSize`` keys each; a key not looked up for a whole
 ///   generation is forgotten, and the origins it named are summarised per model type, so that a value whose origin
 ///   was forgotten and may not have been the model's own scope is refused rather than sent to the default.
@@ -120,7 +121,9 @@ final class ValueOrigins: Sendable {
             }
             store(record, for: key, in: &state)
             if record.tooMany { return .refused("it was read through more than \(Self.originsPerKey) origins") }
-            var candidates = record.entries
+            // An API that is gone cannot be written to; when another origin is alive, the value is one of its.
+            var candidates = record.entries.filter { $0.api != nil }
+            guard !candidates.isEmpty else { return .refused("the API it was read through no longer exists") }
             if Set(candidates.map(\.place)).count > 1 {
                 let here = candidates.filter { $0.context == context && context != nil }
                 if !here.isEmpty, Set(here.map(\.place)).count == 1 { candidates = here }
@@ -188,7 +191,8 @@ final class ValueOrigins: Sendable {
         for entry in entries where !seen.contains(entry.place) {
             seen.append(entry.place)
             let base = entry.api?.configuration.baseURL.map { Redaction.standard.redact($0) } ?? "an API that is gone"
-            parts.append(entry.place.parent.isEmpty ? base : "\(base) under \(entry.place.parent.joined(separator: "/"))")
+            parts.append(
+                entry.place.parent.isEmpty ? base : "\(base) under \(entry.place.parent.joined(separator: "/"))")
         }
         return parts.joined(separator: "; ")
     }

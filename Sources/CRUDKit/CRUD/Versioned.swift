@@ -124,7 +124,9 @@ extension Versioned where Model: Updatable {
     @_disfavoredOverload
     public func updateChanges() async throws -> Versioned<Model> {
         let origin = try home(for: .update)
-        guard let pair = try await origin.performPatch(value, from: original, conditions: conditions) else { return self }
+        guard let pair = try await origin.performPatch(value, from: original, conditions: conditions) else {
+            return self
+        }
         return Versioned(pair, scope: origin)
     }
 }

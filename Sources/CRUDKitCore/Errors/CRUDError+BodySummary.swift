@@ -32,7 +32,9 @@ extension CRUDError {
             let messages = field.messages.prefix(summaryFields).map(bounded).joined(separator: " ")
             parts.append("\(bounded(field.name)): \(messages)")
         }
-        if summary.fields.count > summaryFields { parts.append("and \(summary.fields.count - summaryFields) more fields") }
+        if summary.fields.count > summaryFields {
+            parts.append("and \(summary.fields.count - summaryFields) more fields")
+        }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
