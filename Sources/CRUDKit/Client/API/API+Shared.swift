@@ -24,6 +24,10 @@ extension API {
     ///
     /// Set it once at start-up; reading and setting are safe from any thread, and a request keeps the API it started
     /// with, so replacing the default never affects requests already running.
+    ///
+    /// To give one task and the tasks it starts another default (two walks against two servers at once, a test),
+    /// use ``withShared(_:operation:)`` instead of setting this property in turn: the walks would race for it. A
+    /// value read, created or listed through an API writes back there whatever the default is later.
     public static var shared: API {
         get { scoped?.api ?? installed.withLock { $0 } }
         set { installed.withLock { $0 = newValue } }
