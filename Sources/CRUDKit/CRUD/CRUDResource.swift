@@ -75,7 +75,21 @@ public protocol CRUDResource: Sendable {
     static func path(for operation: CRUDOperation) -> String
 
     /// The API this model talks to; by default ``API/shared`` at the moment of each call.
+    ///
+    /// A value read, created or listed through another API (``using(_:)``) or under a parent (``scoped(to:api:)``)
+    /// writes back there, not here (see <doc:Models>, "Where a value's writes go").
     static var api: API { get }
+
+    /// The collection path of the parent this model lives under, and only under: `"people"` for posts reached at
+    /// `/people/{id}/posts`; `nil` (the default) when the model's ``path`` also works at the top level.
+    ///
+    /// With a parent path, an operation through a scope without a parent (`Post.read(id:)`, `Post.using(api)`, or
+    /// an instance write of a value built by hand) is refused before sending, naming ``scoped(to:api:)``.
+    ///
+    /// ```swift
+    /// static let parentPath: String? = "people"
+    /// ```
+    static var parentPath: String? { get }
 
     /// The conventions this model's requests and answers follow: the API's (`api`, its
     /// ``APIConfiguration/conventions``) with the fields this model changes; the default changes nothing.
@@ -108,6 +122,8 @@ extension CRUDResource {
     public static var collectionKey: String? { nil }
     /// ``API/shared``, read at each call (so `API.withShared(_:operation:)` and a newly set ``API/shared`` apply).
     public static var api: API { API.shared }
+    /// No parent: the model's ``path`` works at the top level.
+    public static var parentPath: String? { nil }
     /// ``path``, for every operation.
     /// - Parameter operation: The operation.
     /// - Returns: ``path``.

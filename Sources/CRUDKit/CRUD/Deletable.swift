@@ -46,7 +46,7 @@ extension Deletable {
     @discardableResult
     @_disfavoredOverload
     public func delete() async throws -> Okay {
-        let scope = Self.scope
-        return try await scope.performDelete(scope.memberEndpoint(for: .delete, of: self))
+        let origin = try home(for: .delete)
+        return try await origin.performDelete(origin.memberEndpoint(for: .delete, of: self))
     }
 }

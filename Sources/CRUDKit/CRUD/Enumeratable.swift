@@ -68,6 +68,7 @@ extension ResourceScope where Model: Enumeratable {
         } catch {
             throw CRUDError.decoding(error, in: response)
         }
+        remember(items)
         let signals = pagination.signals(in: json, response: response, request: request, count: items.count)
         let next = pagination.next(
             in: json, response: response, request: request, count: items.count, total: signals.total,

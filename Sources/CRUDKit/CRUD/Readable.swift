@@ -52,6 +52,6 @@ extension Readable {
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` before sending when there is no id; otherwise ``CRUDError``.
     @_disfavoredOverload
     public func read() async throws -> Self {
-        try await Self.scope.performRead(self).0
+        try await home(for: .read).performRead(self).0
     }
 }

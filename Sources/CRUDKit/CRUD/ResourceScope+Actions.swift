@@ -106,7 +106,8 @@ extension CRUDResource {
         body: RequestBody = .none,
         as decoder: ResponseDecoder<Result>
     ) async throws -> Result {
-        try await Self.scope.performAction(
-            method, name, id: requireID(for: .read), query: query, body: body, decoder: decoder)
+        let id = try requireID(for: .read)
+        return try await home(for: .read).performAction(
+            method, name, id: id, query: query, body: body, decoder: decoder)
     }
 }

@@ -59,6 +59,11 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
 
     /// Segments as an endpoint, or as a URL built with the model's own trailing-slash rule when it differs.
     private func endpoint(_ segments: [String]) throws -> Endpoint {
+        if parentSegments.isEmpty, let parent = Model.parentPath {
+            throw CRUDError.invalidRequest(
+                reason: "\(Model.self) lives only under \(parent)/{id}/\(Model.path), and this call has no parent: "
+                    + "send it through \(Model.self).scoped(to: parent) (a value read that way writes back there)")
+        }
         let slash = conventions.trailingSlash
         if slash != api.configuration.conventions.trailingSlash {
             let builder = PathBuilder(baseURL: api.configuration.baseURL, trailingSlash: slash)
@@ -121,7 +126,12 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
             return try Model.decodeResource(from: json, at: place.path, coding: coding)
         } catch {
             let failure = CRUDError.decoding(error, in: response)
-            guard let missing = place.missingKey, case .decoding(var details) = failure else { throw failure }
+            guard case .decoding(var details) = failure else { throw failure }
+            details.keyPath = wirePath(details.keyPath, under: place.path)
+            guard let missing = place.missingKey else {
+                details.found += wrapperAdvice(for: json)
+                throw CRUDError.decoding(details)
+            }
             details.found +=
                 " (the answer has no `\(missing)` key, so it was read as a bare object"
                 + (missing == Model.objectKey
@@ -129,6 +139,34 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
                         + "not objectKey)" : ")")
             throw CRUDError.decoding(details)
         }
+    }
+
+    /// A decoding failure's key path as the wire spells it: each Swift property name in its `snake_case` form when
+    /// the coding converts keys, under `objectPath` (`data.first_name`, not `firstName`).
+    func wirePath(_ keyPath: String, under objectPath: String) -> String {
+        var components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if coding.convertsSnakeCase {
+            components = components.map { component in
+                let name = component.prefix { $0 != "[" }
+                return JSONKeyConversion.snakeCase(fromCamelCase: String(name)) + component.dropFirst(name.count)
+            }
+        }
+        let path = components.joined(separator: ".")
+        guard !objectPath.isEmpty, path != objectPath, !path.hasPrefix(objectPath + ".") else { return path }
+        return path.isEmpty ? objectPath : objectPath + "." + path
+    }
+
+    /// For an answer that is an object with one member holding an object or array the conventions do not unwrap: a
+    /// sentence naming the preset or setting that reads it; else empty.
+    func wrapperAdvice(for json: JSON) -> String {
+        guard answerKey == nil, let object = json.object, object.count == 1,
+            let member = object.first(where: { _ in true }),
+            member.value.object != nil || member.value.array != nil
+        else { return "" }
+        let key = member.key
+        let presets = key == "data" ? "the .laravel conventions read it (responseKey \"data\"), or " : ""
+        return " (the answer is wrapped in `\(key)`: \(presets)set the conventions' responseKey to \"\(key)\", or the "
+            + "model's objectKey)"
     }
 
     /// The key single objects arrive under in answers: the model's ``CRUDResource/objectKey``, else the
@@ -154,7 +192,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     /// Reads one model at `endpoint`.
     func fetchOne(_ endpoint: Endpoint, headers: HTTPHeaders = [:]) async throws -> (Model, HTTPResponse) {
         let response = try await exchange(.get, endpoint, headers: headers)
-        return (try decodeOne(response), response)
+        let model = try decodeOne(response)
+        remember(model)
+        return (model, response)
     }
 
     /// The model a write answered with: its body, or (for 204 or an empty 201) a read of the `Location` header,
@@ -163,7 +203,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     /// cancellation is reported as itself.
     func written(_ response: HTTPResponse, id: String?) async throws -> (Model, HTTPResponse) {
         do {
-            return try await readWritten(response, id: id)
+            let written = try await readWritten(response, id: id)
+            remember(written.0)
+            return written
         } catch let error as CRUDError {
             if error.isCancelled { throw error }
             throw CRUDError.writeAccepted(response, failure: error)

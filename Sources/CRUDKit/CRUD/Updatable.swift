@@ -119,7 +119,8 @@ extension Updatable {
     @discardableResult
     @_disfavoredOverload
     public func update(from original: Self? = nil) async throws -> Self {
-        guard let original else { return try await Self.scope.performUpdate(self).0 }
-        return try await Self.scope.performPatch(self, from: original)?.0 ?? self
+        let origin = try home(for: .update)
+        guard let original else { return try await origin.performUpdate(self).0 }
+        return try await origin.performPatch(self, from: original)?.0 ?? self
     }
 }

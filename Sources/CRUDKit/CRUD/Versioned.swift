@@ -60,8 +60,11 @@ public struct Versioned<Model: CRUDResource>: Sendable {
         self.scope = scope
     }
 
-    /// The scope writes go through: the one it was read from, else the model's own.
-    var home: ResourceScope<Model> { scope ?? Model.scope }
+    /// The scope writes go through: the one it was read from, else where its value came from (the model's own for
+    /// a value built by hand).
+    func home(for operation: CRUDOperation) throws -> ResourceScope<Model> {
+        try scope ?? value.home(for: operation)
+    }
 
     /// The precondition headers a write of this value carries: `If-Match` with a strong ``etag``; else
     /// `If-Unmodified-Since` with ``lastModified``; else none. A weak tag (`W/"…"`) never goes into `If-Match`.
@@ -109,8 +112,8 @@ extension Versioned where Model: Updatable {
     /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @_disfavoredOverload
     public func update() async throws -> Versioned<Model> {
-        let home = home
-        return Versioned(try await home.performUpdate(value, conditions: conditions), scope: home)
+        let origin = try home(for: .update)
+        return Versioned(try await origin.performUpdate(value, conditions: conditions), scope: origin)
     }
 
     // twin: future, noasync: the update; spell the model type, via: Model
@@ -120,9 +123,11 @@ extension Versioned where Model: Updatable {
     /// - Throws: ``CRUDError/conflict(_:)`` when the server's copy changed since (412); otherwise ``CRUDError``.
     @_disfavoredOverload
     public func updateChanges() async throws -> Versioned<Model> {
-        let home = home
-        guard let pair = try await home.performPatch(value, from: original, conditions: conditions) else { return self }
-        return Versioned(pair, scope: home)
+        let origin = try home(for: .update)
+        guard let pair = try await origin.performPatch(value, from: original, conditions: conditions) else {
+            return self
+        }
+        return Versioned(pair, scope: origin)
     }
 }
 
@@ -134,7 +139,7 @@ extension Versioned where Model: Deletable {
     @discardableResult
     @_disfavoredOverload
     public func delete() async throws -> Okay {
-        let home = home
-        return try await home.performDelete(home.memberEndpoint(for: .delete, of: value), conditions: conditions)
+        let origin = try home(for: .delete)
+        return try await origin.performDelete(origin.memberEndpoint(for: .delete, of: value), conditions: conditions)
     }
 }

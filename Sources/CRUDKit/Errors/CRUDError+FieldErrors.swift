@@ -99,6 +99,19 @@ extension CRUDError {
     public var serverMessage: String? { serverErrors?.message }
 }
 
+extension ServerErrorDetails {
+    /// Installs, once, the reader ``CRUDError``'s descriptions use to show an error body's parsed messages.
+    static let describesErrors: Void = {
+        CRUDError.bodyReader.withLock { reader in
+            reader = { response in
+                guard let details = ServerErrorDetails(response: response) else { return nil }
+                let fields = details.fieldErrors.keys.sorted().map { ($0, details.fieldErrors[$0] ?? []) }
+                return CRUDError.BodySummary(messages: details.messages, fields: fields)
+            }
+        }
+    }()
+}
+
 /// Collects field errors and messages from the shapes of ``ServerErrorShape``.
 private struct ErrorBodyReader {
     var fields: [String: [String]] = [:]

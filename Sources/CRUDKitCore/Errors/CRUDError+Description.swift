@@ -1,6 +1,6 @@
 import Foundation
 
-extension CRUDError: LocalizedError, CustomStringConvertible {
+extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
     /// How many bytes of a body a description quotes.
     static let quotedBodyLength = 200
     /// How many bytes of a body are redacted before the quote is cut from them.
@@ -21,9 +21,18 @@ extension CRUDError: LocalizedError, CustomStringConvertible {
         return .none
     }
 
-    /// The same sentence as ``errorDescription``, so `print(error)`, `"\(error)"`, `String(reflecting: error)` and
-    /// `debugPrint` show it.
+    /// The same sentence as ``errorDescription``, so `print(error)` and `"\(error)"` show it: for an error answer,
+    /// the field messages the server sent (each bounded), not its raw body (see ``debugDescription``).
     public var description: String { errorDescription ?? "CRUDError" }
+
+    /// ``description`` and, for an error answer whose messages it shows, the start of the raw body (redacted the
+    /// same way), for `debugPrint(error)`, `String(reflecting: error)` and debug-level logs.
+    public var debugDescription: String {
+        guard let response, case .httpStatus = self, Self.summary(of: response) != nil else { return description }
+        let credentials = sentCredentials
+        let quote = Self.quotedBody(of: response, credentials: credentials)
+        return description + (quote.isEmpty ? "" : " The body began: \(quote)")
+    }
 
     /// The sentence before the last redaction pass.
     private func sentence(_ credentials: SentCredentials) -> String {
@@ -48,7 +57,8 @@ extension CRUDError: LocalizedError, CustomStringConvertible {
         case .cancelled:
             return "The request was cancelled."
         case .httpStatus(let response):
-            let snippet = Self.quotedBody(of: response, credentials: credentials)
+            let snippet =
+                Self.summary(of: response) ?? Self.quotedBody(of: response, credentials: credentials)
             let advice = Self.redirectAdvice(for: response).map { " " + $0 } ?? ""
             return "The server answered \(response.status)\(Self.place(of: response))"
                 + (snippet.isEmpty ? "." : ": \(snippet)") + advice

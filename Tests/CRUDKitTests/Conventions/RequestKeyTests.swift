@@ -101,10 +101,10 @@ import Testing
             Issue.record("expected a decoding failure inside, got \(failure)")
             return
         }
-        #expect(decoding.keyPath == "firstName")
+        #expect(decoding.keyPath == "first_name")  // the wire path, as the answer would spell it
         let text = try #require(error?.description)
         #expect(text.hasPrefix("The server accepted the write (201)"))
-        #expect(text.contains("but its answer could not be read: expected a value at `firstName`"))
+        #expect(text.contains("but its answer could not be read: expected a value at `first_name`"))
         #expect(text.contains("the answer has no `person` key, so it was read as a bare object"))
         #expect(text.contains("wants requestKey, not objectKey"))
         #expect(text.contains("read the value again rather than sending the write again"))

@@ -24,6 +24,10 @@ enum ReadmeTop {
             ada = try await ada.update()  // PUT    /people/1
             for try await person in Person.all(["age_gte": "30"]) { print(person.firstName) }  // every page
             try await ada.delete()  // DELETE /people/1
+            let backup = API(baseURL: URL(string: "https://backup.example.com/v1")!)
+            var copy = try await Person.using(backup).read(id: 12)  // GET    backup /people/12
+            copy.favoriteColor = "blue"
+            copy = try await copy.update()  // PUT backup /people/12: back where it came from
         }
     }
 }
@@ -45,6 +49,16 @@ enum ReadmeTop {
             #expect(names == ["Ada"])
             try await ada.delete()
         }
+        let backup = InMemoryBackend()
+        backup.register("people")
+        _ = backup.insert(["first_name": "Ada", "last_name": "Backup"], into: "people")
+        let backupAPI = API(baseURL: URL(string: "https://backup.example.com/v1")!, transport: backup)
+        try await API.withShared(api) {
+            var copy = try await ReadmeTop.Person.using(backupAPI).read(id: 1)
+            copy.favoriteColor = "blue"
+            copy = try await copy.update()
+        }
+        #expect(backup.recorder.summary == ["GET /v1/people/1", "PUT /v1/people/1"])
 
         // Then
         #expect(backend.count(in: "people") == 0)

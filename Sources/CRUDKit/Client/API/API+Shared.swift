@@ -5,8 +5,15 @@ extension API {
     /// The shared default, behind one lock; starts without a base URL or transport.
     private static let installed = Locked(API(baseURL: nil))
 
-    /// An API set for the current task and its children by ``withShared(_:operation:)``.
-    @TaskLocal private static var scoped: API?
+    /// An API set for the current task and its children by ``withShared(_:operation:)``, with the number of its
+    /// block (each call of `withShared` has its own, so values read in one block are told from another's).
+    @TaskLocal private static var scoped: (api: API, block: UInt64)?
+
+    /// The number the next ``withShared(_:operation:)`` block gets.
+    private static let blocks = Locked<UInt64>(0)
+
+    /// The ``withShared(_:operation:)`` block the current task runs in, if any.
+    static var sharedBlock: UInt64? { scoped?.block }
 
     /// The API model operations use when given none: the one set by ``withShared(_:operation:)`` for the current
     /// task if any, otherwise the one installed by setting this property (the one way to install it).
@@ -17,8 +24,12 @@ extension API {
     ///
     /// Set it once at start-up; reading and setting are safe from any thread, and a request keeps the API it started
     /// with, so replacing the default never affects requests already running.
+    ///
+    /// To give one task and the tasks it starts another default (two walks against two servers at once, a test),
+    /// use ``withShared(_:operation:)`` instead of setting this property in turn: the walks would race for it. A
+    /// value read, created or listed through an API writes back there whatever the default is later.
     public static var shared: API {
-        get { scoped ?? installed.withLock { $0 } }
+        get { scoped?.api ?? installed.withLock { $0 } }
         set { installed.withLock { $0 = newValue } }
     }
 
@@ -30,6 +41,10 @@ extension API {
         _ api: API,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await $scoped.withValue(api, operation: operation)
+        let block = blocks.withLock { count in
+            count &+= 1
+            return count
+        }
+        return try await $scoped.withValue((api, block), operation: operation)
     }
 }

@@ -28,6 +28,7 @@ public final class API: Sendable {
 
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {
+        ServerErrorDetails.describesErrors
         self.configuration = configuration
         self.chain = MiddlewareChain(configuration.middleware)
         self.paths = PathBuilder(
@@ -41,12 +42,17 @@ public final class API: Sendable {
     /// ```swift
     /// let api = API(baseURL: URL(string: "https://api.example.com/v1")!)
     /// let drf = API(baseURL: URL(string: "http://127.0.0.1:8000")!, conventions: .djangoREST, token: key)
+    /// let basic = API(baseURL: base, credentials: .basic(user: "ada", password: secret))
     /// let patient = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard)))
     /// ```
     /// - Parameters:
-    ///   - baseURL: The URL paths are relative to; `nil` allows only absolute URLs.
+    ///   - baseURL: The URL paths are relative to; `nil` allows only absolute URLs. User info in it
+    ///     (`https://ada:secret@api.example.com`) is taken out of the URL and sent as Basic credentials, unless
+    ///   `token`, `credentials` or `headers` already say how to authorize.
     ///   - conventions: The server's conventions (trailing slash, query style, coding, pagination, errors).
     ///   - token: A token sent as `Authorization: <scheme> <token>` (the conventions' scheme) with every request.
+    ///   - credentials: What to send in the `Authorization` header (``Credentials/basic(user:password:)``,
+    ///     ``Credentials/bearer(_:)``, ``Credentials/token(_:)``); wins over `token`.
     ///   - headers: Headers sent with every request.
     ///   - query: Query parameters sent with every request, in the order written.
     ///   - transport: What sends the requests.
@@ -58,6 +64,7 @@ public final class API: Sendable {
         baseURL: URL?,
         conventions: APIConventions = .standard,
         token: String? = nil,
+        credentials: Credentials? = nil,
         headers: HTTPHeaders = [:],
         query: some FormParametersConvertible = FormParameters(),
         transport: (any Transport)? = nil,
@@ -66,7 +73,13 @@ public final class API: Sendable {
         timeout: TimeInterval = 60
     ) {
         var merged = headers
-        if let token { merged = merged.merging(conventions.authorization(token: token)) }
+        var baseURL = baseURL
+        var credentials = credentials ?? token.map { Credentials.token($0) }
+        if let url = baseURL, let fromURL = Credentials.userInfo(in: url) {
+            baseURL = fromURL.url
+            if credentials == nil, merged["Authorization"] == nil { credentials = fromURL.credentials }
+        }
+        if let credentials { merged["Authorization"] = credentials.authorization(conventions) }
         self.init(
             configuration: APIConfiguration(
                 baseURL: baseURL,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The standard stage that logs each attempt: an event when it is sent, when its response arrives (before the
 /// status check, when placed at its standard position), and when it fails; ``RetryMiddleware`` logs each retry
 /// through it too.
@@ -49,10 +51,15 @@ public struct LoggingMiddleware: StandardStage {
         log(LogEvent(.requestSent, request, attempt: attempt, redaction: redaction))
         do {
             let response = try await next(request, context)
+            var received: Int?
+            if case .file(let destination, _) = context.transfer, response.isSuccess, response.body.isEmpty {
+                // A download's body went to the file: its size is what was received.
+                received = Self.size(of: destination)
+            }
             log(
                 LogEvent(
                     .responseReceived(status: response.status), request, attempt: attempt,
-                    duration: clock.now() - sentAt, response: response, redaction: redaction))
+                    duration: clock.now() - sentAt, response: response, received: received, redaction: redaction))
             return response
         } catch {
             let failure = error as? CRUDError ?? CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
@@ -70,6 +77,13 @@ public struct LoggingMiddleware: StandardStage {
         }
     }
 }
+extension LoggingMiddleware {
+    /// The size of the file at `url` in bytes; `nil` when it cannot be read.
+    static func size(of url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+    }
+}
+
 extension LogEvent {
     /// The event of `kind` for `request`, with the URL and headers redacted by `redaction`: the request's headers
     /// for ``Kind/requestSent`` (those it marks sensitive hidden too), the response's when there is one.
@@ -79,6 +93,7 @@ extension LogEvent {
         attempt: Int,
         duration: Duration? = nil,
         response: HTTPResponse? = nil,
+        received: Int? = nil,
         redaction: Redaction
     ) {
         var headers: HTTPHeaders = [:]
@@ -90,6 +105,6 @@ extension LogEvent {
             kind: kind, method: request.method, url: redaction.redact(request.url), headers: headers,
             attempt: attempt, duration: duration,
             requestBodySize: request.body.data?.count ?? (request.body == .none ? 0 : nil),
-            responseBodySize: response?.body.count)
+            responseBodySize: received ?? response?.body.count)
     }
 }
