@@ -20,7 +20,7 @@ extension InMemoryBackend.Style {
     /// - objects answer as `{"data": {"type", "id": "12", "attributes": {…}}}`; a nested collection's `parentKey`
     ///   (given to `register`) is the relationship `{"person": {"data": {"type": "people", "id": "3"}}}`, which a create must
     ///   carry (400 `/data/relationships/person` "This field is required." otherwise) and which must name the parent
-    ///   of the URL;
+    ///   of the URL; other relationships are ignored, as a serializer ignores fields it does not declare;
     /// - lists are `{"links": {"first", "last", "next", "prev"}, "data": […], "meta": {"pagination": {"page",
     ///   "pages", "count"}}}` for `page[number]` and `page[size]` (10 by default, at most 100; `0` or junk is
     ///   10); a page past the end, `page[number]=0` or junk answers 404 "Invalid page."; `filter[name]=value`
@@ -159,7 +159,8 @@ extension InMemoryBackend {
         var object = JSON.Object()
         for (key, value) in resource["attributes"]?.object ?? JSON.Object() { object[key] = value }
         let relationships = resource["relationships"]?.object ?? JSON.Object()
-        for (key, member) in relationships {
+        // Only the parent relationship is stored: a serializer ignores the fields it does not declare.
+        for (key, member) in relationships where key == resolved.collection.parentKey {
             guard let linkage = member.object?["data"] else { continue }
             switch linkage {
             case .array(let items): object[key] = .array(items.map { storedID($0.object?["id"]) })

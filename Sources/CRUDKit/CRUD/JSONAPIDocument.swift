@@ -126,11 +126,13 @@ enum JSONAPIDocument {
             attributes[key] = value
         }
         var relationships = JSON.Object()
+        // The parent fills the first to-one relationship declared to its model.
+        let parentKey = parent.flatMap { parent in
+            shape.relationships.first { !$0.isToMany && !$0.relatedPath.isEmpty && $0.relatedPath == parent.path }?.key
+        }
         for relationship in shape.relationships {
             var value = object[relationship.key]
-            if let parent, !relationship.isToMany, value == nil || value == .null,
-                !relationship.relatedPath.isEmpty, relationship.relatedPath == parent.path
-            {
+            if let parent, relationship.key == parentKey, value == nil || value == .null {
                 value = .string(parent.id)
             }
             guard let value else { continue }

@@ -46,7 +46,7 @@ public struct JSONAPIRelationship: Sendable, Hashable {
 
     /// A to-one relationship to a model: its type and id type follow `target` (``JSONAPIResource/resourceType``),
     /// and a scope under a `target` value (`Post.scoped(to: ada)`) fills it in on create when the model leaves it
-    /// `nil`.
+    /// `nil` (the first to-one relationship declared to `target`, when there are several).
     /// - Parameters:
     ///   - key: The relationship's name and the model's key for it.
     ///   - target: The related model.

@@ -23,8 +23,8 @@ public struct ResourceFormat: Sendable, Hashable, CustomStringConvertible {
     /// declares, related resources from `included`).
     ///
     /// - `create()` sends `{"data": {"type", "attributes", "relationships"}}` (an `id` only when the model has one);
-    ///   under a parent (`Post.scoped(to: ada)`), a declared to-one relationship to the parent's type that the model
-    ///   leaves `nil` carries the parent.
+    ///   under a parent (`Post.scoped(to: ada)`), the first to-one relationship declared to the parent's model
+    ///   carries the parent when the model leaves it `nil`.
     /// - `update(from:)` sends a `PATCH` with `type`, `id` and only what changed, inside `attributes` and
     ///   `relationships`.
     /// - `update()` sends a `PATCH` with `type`, `id` and every attribute and relationship (`nil` ones as `null`
