@@ -13,6 +13,7 @@ extension InMemoryBackend {
 
     /// Answers `recorded` by the collection rules (called with the lock held), errors in the style's shape.
     static func answer(_ recorded: RecordedRequest, style: Style, time: Date, state: inout State) -> HTTPResponse {
+        if style.speaksJSONAPI { return jsonAPIAnswer(recorded, style: style, time: time, state: &state) }
         let response = routedAnswer(recorded, style: style, time: time, state: &state)
         if style.errors == .laravel || style.responseKey != nil {
             return laravelAnswer(response, to: recorded, style: style, state: state)
@@ -20,7 +21,7 @@ extension InMemoryBackend {
         return frameworkError(response, style: style, request: recorded.request)
     }
 
-    private static func routedAnswer(
+    static func routedAnswer(
         _ recorded: RecordedRequest, style: Style, time: Date, state: inout State
     ) -> HTTPResponse {
         let target = recorded.target

@@ -59,6 +59,8 @@ extension InMemoryBackend {
         /// The key every single-object answer is wrapped in while request bodies stay bare (``laravel``: `data`);
         /// `nil` for none.
         public var responseKey: String? = nil
+        /// Whether requests and answers are JSON:API documents, checked and answered as ``jsonAPI`` describes.
+        public var speaksJSONAPI = false
 
         /// Creates a style; the defaults describe a plain JSON server that follows RFC 9110 to the letter: no
         /// trailing slash, no pagination, 422 `{"errors": {…}}`, 201 with the object on create, 200 with the object

@@ -18,7 +18,7 @@ import Foundation
 /// | ``rails`` | never | `tags[]=a` | automatic (`Link`, `X-Total-Count` or `Total`) | Rails | `Bearer` | whole |
 /// | ``fastAPI`` | never | `tags=a&tags=b` | automatic (`Link`, `x-total-count`) | `detail` | `Bearer` | whole |
 /// | ``vapor`` | never | `tags[]=a` | `{items, metadata: {page, per, total}}` | Vapor `reason` | `Bearer` | whole |
-/// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.total` | JSON:API | `Bearer` | whole |
+/// | ``jsonAPI`` | never | `tags[]=a` | `data`, `links.next`, `meta.pagination.count` or `meta.total` | JSON:API | `Bearer` | changes inside `attributes` |
 /// | ``laravel`` | never | `tags[]=a` | `{data, links, meta: {current_page, last_page, per_page, total}}` | Laravel `message`, `errors` | `Bearer` | whole |
 public struct APIConventions: Sendable, Hashable {
     /// A name for logs and descriptions.
@@ -67,6 +67,13 @@ public struct APIConventions: Sendable, Hashable {
     /// `{"data": {…}}`), unless a model names its own root key (``CRUDResource/objectKey``); `nil` (every preset
     /// but ``laravel``) for none. An answer without it is read as it is.
     public var responseKey: String?
+    /// How models travel in bodies: their own JSON objects (``ResourceFormat/plain``, every preset but ``jsonAPI``)
+    /// or JSON:API resource objects (``ResourceFormat/jsonAPI``).
+    public var format: ResourceFormat = .plain
+    /// The media type an ``API`` sends in `Accept` and as the `Content-Type` of JSON bodies, unless a request's
+    /// headers name their own: `application/json`, or `application/vnd.api+json` (without parameters, as the
+    /// JSON:API specification requires) for ``jsonAPI``.
+    public var mediaType = "application/json"
 
     /// Creates conventions.
     /// - Parameters:
@@ -149,12 +156,23 @@ public struct APIConventions: Sendable, Hashable {
     public static let vapor = APIConventions(
         name: "vapor", trailingSlash: .never, pagination: .vapor, coding: .vapor, diffsNestedObjects: false)
 
-    /// JSON:API-style lists and errors: no trailing slash, items under `data` with `links.next` and
-    /// `meta.total`, errors as `errors[].source.pointer`. (Models still map their own `attributes`.)
+    /// JSON:API (jsonapi.org; checked against Django REST framework with djangorestframework-jsonapi 8.1):
+    /// `Accept` and `Content-Type: application/vnd.api+json` (``mediaType``), models written and read as resource
+    /// objects (``ResourceFormat/jsonAPI``: `{"data": {"type", "id", "attributes", "relationships"}}`, types and
+    /// relationships from ``JSONAPIResource``), no trailing slash, ``Pagination/jsonAPI`` (`links.next`, the total
+    /// from `meta.pagination.count` or `meta.total`), errors as `errors[].source.pointer` (`/data/attributes/age`
+    /// is the field `age`), `Bearer` tokens.
+    ///
+    /// `update(from:)` sends a `PATCH` with `type`, `id` and only what changed inside `attributes` and
+    /// `relationships`; `update()` sends a `PATCH` with every attribute, as JSON:API has no `PUT` (servers answer
+    /// 405). A changed nested attribute is sent whole.
     public static let jsonAPI = APIConventions(
-        name: "jsonAPI", trailingSlash: .never,
-        pagination: .envelope(items: "data", next: "links.next", total: "meta.total"), errorShape: .jsonAPI,
-        diffsNestedObjects: false)
+        name: "jsonAPI", trailingSlash: .never, pagination: .jsonAPI, errorShape: .jsonAPI,
+        diffsNestedObjects: false, responseKey: "data"
+    ).with {
+        $0.format = .jsonAPI
+        $0.mediaType = "application/vnd.api+json"
+    }
 
     /// Laravel 8–11 (`Route::apiResource`, Eloquent, API Resources, FormRequest validation; base URL with its `/api`
     /// prefix): no trailing slash, bracketed lists (`tags[]=a`, what PHP reads), single objects answered as

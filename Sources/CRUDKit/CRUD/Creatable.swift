@@ -24,7 +24,7 @@ extension ResourceScope where Model: Creatable {
 
     func performCreate(_ model: Model) async throws -> (Model, HTTPResponse) {
         let endpoint = try collectionEndpoint(for: .create)
-        let body = try model.requestJSON(coding: coding)
+        let body = try creation(for: model)
         let response = try await exchange(.post, endpoint, body: body)
         let id = model.id.map(\.description).flatMap { $0.isEmpty ? nil : $0 }
         return try await written(response, id: id)

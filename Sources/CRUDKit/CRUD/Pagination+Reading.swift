@@ -8,8 +8,8 @@ extension Pagination {
     /// The keys an ``automatic`` pagination looks for the total under, in order.
     static let totalKeys = ["count", "total"]
     /// Where well-known envelopes state the total below the top level: Fluent's `metadata.total`, Laravel's and
-    /// JSON:API's `meta.total`.
-    static let nestedTotalPaths = ["metadata.total", "meta.total"]
+    /// JSON:API's `meta.total`, djangorestframework-jsonapi's `meta.pagination.count`.
+    static let nestedTotalPaths = ["metadata.total", "meta.total", "meta.pagination.count"]
     /// Where well-known envelopes state their page size: Fluent's `metadata.per`, Laravel's `meta.per_page`.
     static let pageSizePaths = ["metadata.per", "meta.per_page"]
 

@@ -121,6 +121,14 @@ public struct Pagination: Sendable, Hashable {
         .pageNumber(parameter: "page", firstPage: 1, sizeParameter: "per_page", pageSize: nil), totalHeaders: [],
         totalKeyPath: "meta.total", pageSizeKeyPath: "meta.per_page")
 
+    /// JSON:API: the items under `data`, the next page at `links.next` (followed until it is `null` or absent), the
+    /// total at `meta.pagination.count` (djangorestframework-jsonapi's `JsonApiPageNumberPagination`) or else at
+    /// `meta.total`; the specification itself defines no total. Ask for a page size in the query
+    /// (`["page[size]": "50"]` on djangorestframework-jsonapi).
+    public static let jsonAPI = Pagination(
+        .envelope(items: "data", next: "links.next", total: "meta.total"), totalHeaders: ["X-Total-Count"],
+        totalKeyPath: "meta.pagination.count")
+
     /// Django REST framework's `{"count": …, "next": …, "previous": …, "results": […]}`.
     public static let djangoREST = Pagination.envelope(items: "results", next: "next", total: "count")
 

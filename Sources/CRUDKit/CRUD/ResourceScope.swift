@@ -86,7 +86,8 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
         body: JSON? = nil,
         headers: HTTPHeaders = [:]
     ) async throws -> HTTPResponse {
-        var request = Request(method, endpoint, headers: headers, decoder: .response)
+        var request = Request(
+            method, endpoint, headers: mediaHeaders(hasBody: body != nil).merging(headers), decoder: .response)
         request.query = styled(query)
         if let body { request.body = .json(body) }
         return try await api.send(request)
@@ -110,7 +111,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     /// Parses a response body as JSON (errors as ``CRUDError/decoding(_:)``).
     func document(_ response: HTTPResponse) throws -> JSON {
         do {
-            return try JSON(data: response.body, options: coding.parsing)
+            return readable(try JSON(data: response.body, options: coding.parsing))
         } catch {
             throw CRUDError.decoding(error, in: response)
         }

@@ -50,7 +50,8 @@ extension ResourceScope where Model: Updatable {
     /// ``CRUDResource/objectKey`` when there is one.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when a value cannot be encoded.
     package func patch(for model: Model, from original: Model) throws -> JSON {
-        Model.wrap(try changes(to: model, from: original))
+        let changes = try changes(to: model, from: original)
+        return try jsonAPIPatch(changes, for: model, from: original) ?? Model.wrap(changes)
     }
 
     /// The merge patch from `original` to `model`, unwrapped; nested objects diffed member by member only when the
@@ -77,6 +78,11 @@ extension ResourceScope where Model: Updatable {
         let conventions = conventions
         var coding = conventions.bodyCoding
         coding.nilEncoding = conventions.putNilEncoding
+        if speaksJSONAPI,
+            let body = try jsonAPIReplacement(model.encoded(coding: coding), id: model.requireID(for: .update))
+        {
+            return body
+        }
         return try model.requestJSON(coding: coding)
     }
 
@@ -84,7 +90,7 @@ extension ResourceScope where Model: Updatable {
         let id = try model.requireID(for: .update)
         let endpoint = try memberEndpoint(for: .update, segment: id)
         let body = try replacement(for: model)
-        let response = try await exchange(.put, endpoint, body: body, headers: conditions)
+        let response = try await exchange(replacementMethod, endpoint, body: body, headers: conditions)
         return try await written(response, id: id)
     }
 
@@ -96,8 +102,8 @@ extension ResourceScope where Model: Updatable {
         let changes = try changes(to: model, from: original)
         if let object = changes.object, object.isEmpty { return nil }
         let endpoint = try memberEndpoint(for: .update, segment: id)
-        let response = try await exchange(
-            .patch, endpoint, body: Model.wrap(changes), headers: conditions)
+        let body = try jsonAPIPatch(changes, for: model, from: original) ?? Model.wrap(changes)
+        let response = try await exchange(.patch, endpoint, body: body, headers: conditions)
         return try await written(response, id: id)
     }
 }

@@ -73,8 +73,12 @@ extension API {
         var headers = configuration.headers
         if !request.headers.isEmpty { headers = headers.merging(request.headers) }
         let (body, contentType) = try request.body.encoded(using: configuration.conventions.bodyCoding)
-        if let contentType, !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
-        if !headers.contains("Accept") { headers["Accept"] = "application/json" }
+        // JSON goes out as the conventions' media type (`application/vnd.api+json` for JSON:API).
+        let mediaType = configuration.conventions.mediaType
+        if let contentType, !headers.contains("Content-Type") {
+            headers["Content-Type"] = contentType == "application/json" ? mediaType : contentType
+        }
+        if !headers.contains("Accept") { headers["Accept"] = mediaType }
         let built = HTTPRequest(
             method: request.method, url: url, headers: headers, body: body,
             timeout: request.timeout ?? configuration.timeout, deadline: request.deadline ?? configuration.deadline)

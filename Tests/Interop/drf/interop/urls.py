@@ -12,3 +12,11 @@ router.register(r"secure/people", BasicSecurePersonViewSet, basename="basic-secu
 router.register(r"profiles", ProfileViewSet, basename="profile")
 
 urlpatterns = router.urls
+
+# JSON:API (djangorestframework-jsonapi, configured per view in people/jsonapi.py) under /jsonapi/, no trailing slash.
+from people import jsonapi  # noqa: E402
+
+jsonapi_router = DefaultRouter(trailing_slash=False)
+jsonapi_router.register(r"jsonapi/people", jsonapi.PersonViewSet, basename="jsonapi-person")
+jsonapi_router.register(r"jsonapi/people/(?P<person_pk>[^/.]+)/posts", jsonapi.PostViewSet, basename="jsonapi-post")
+urlpatterns += [url for url in jsonapi_router.urls if url.name != "api-root"]
