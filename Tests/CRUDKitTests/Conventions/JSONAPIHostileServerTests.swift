@@ -115,6 +115,20 @@ import Testing
 
     // MARK: - Media type
 
+    /// The backend answered a `HEAD` with the plain collection rules' `Content-Type: application/json`; the
+    /// server's renderer names its own media type there too.
+    @Test func backendAnswersHeadInTheJSONAPIMediaType() async throws {
+        let backend = InMemoryBackend(style: .jsonAPI)
+        backend.register("people")
+        _ = backend.insert(["first_name": "Ada"], into: "people")
+
+        let list = try await backend.send(HTTPRequest(method: .head, url: testBase.appendingPathComponent("people")))
+        let one = try await backend.send(HTTPRequest(method: .head, url: testBase.appendingPathComponent("people/1")))
+
+        #expect(list.status == 200 && list.mediaType == "application/vnd.api+json")
+        #expect(one.status == 200 && one.mediaType == "application/vnd.api+json")
+    }
+
     /// A model whose own conventions are `.jsonAPI` on an API that speaks plain JSON sent its actions with
     /// `Accept: application/json`, which a JSON:API server answers with 406.
     @Test func aJSONAPIModelsActionsSendTheJSONAPIMediaType() async throws {
