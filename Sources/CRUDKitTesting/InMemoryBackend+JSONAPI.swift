@@ -219,7 +219,13 @@ extension InMemoryBackend {
         let json = response.body.isEmpty ? nil : try? JSON(data: response.body)
         guard let json, let resolved else {
             if response.status >= 400, json == nil, !response.body.isEmpty { return response }
-            if response.body.isEmpty { return response }
+            if response.body.isEmpty {
+                // A HEAD (or an empty answer that names a type) names the renderer's media type.
+                guard response.headers["Content-Type"] != nil else { return response }
+                var answer = response
+                answer.headers["Content-Type"] = jsonAPIMediaType
+                return answer
+            }
             return jsonResponse(response.status, json ?? .null, headers: headers, contentType: jsonAPIMediaType)
         }
         if response.status >= 400 {

@@ -168,7 +168,7 @@ public struct APIConventions: Sendable, Hashable {
     /// 405). A changed nested attribute is sent whole.
     public static let jsonAPI = APIConventions(
         name: "jsonAPI", trailingSlash: .never, pagination: .jsonAPI, errorShape: .jsonAPI,
-        diffsNestedObjects: false, responseKey: "data"
+        diffsNestedObjects: false
     ).with {
         $0.format = .jsonAPI
         $0.mediaType = "application/vnd.api+json"

@@ -71,8 +71,10 @@ enum JSONAPIDocument {
         return ["id": id]
     }
 
-    /// A resource id as the model reads it: `"12"` as `12` when its ids are integers, else as it came.
+    /// A resource id as the model reads it: `"12"` as `12` when its ids are integers, a number (which a server
+    /// should not send, but some do) as its digits when they are not (`String`, `UUID`), else as it came.
     private static func readID(_ id: JSON, numeric: Bool) -> JSON {
+        if !numeric, case .number(let number) = id { return .string(number.description) }
         guard numeric, let text = id.string, let value = Int64(text) else { return id }
         return .number(.int(value))
     }

@@ -127,7 +127,7 @@ extension Pagination {
             return nil
         case .envelope(_, let key, _):
             if json.array != nil { return linkNext(response, resolve: resolve) }
-            guard let key, let link = json.value(atPath: key)?.string, !link.isEmpty else { return nil }
+            guard let key, let link = Self.link(json.value(atPath: key)), !link.isEmpty else { return nil }
             return resolve(link).map(PageRequest.init(url:))
         case .linkHeader:
             return linkNext(response, resolve: resolve)
@@ -189,10 +189,15 @@ extension Pagination {
                 link: linked, request: request, count: count, total: total, resolve: resolve)
         }
         if let linked {
-            guard let link = linked.string, !link.isEmpty else { return nil }
+            guard let link = Self.link(linked), !link.isEmpty else { return nil }
             return resolve(link).map(PageRequest.init(url:))
         }
         return linkNext(response, resolve: resolve)
+    }
+
+    /// A link in a body: a string, or a JSON:API 1.1 link object's `href` (`{"href": "…", "meta": …}`).
+    static func link(_ value: JSON?) -> String? {
+        value?.string ?? value?.object?["href"]?.string
     }
 
     func linkNext(_ response: HTTPResponse, resolve: (String) -> URL?) -> PageRequest? {

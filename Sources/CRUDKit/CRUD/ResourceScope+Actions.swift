@@ -46,7 +46,9 @@ extension ResourceScope {
         if let id { segments.append(id) }
         segments += name.split(separator: "/").map(String.init)
         let endpoint = try actionEndpoint(segments)
-        return try await api.send(Request(method, endpoint, query: styled(query), body: body, decoder: decoder))
+        let headers = mediaHeaders(hasBody: body.isJSON)
+        return try await api.send(
+            Request(method, endpoint, query: styled(query), body: body, headers: headers, decoder: decoder))
     }
 }
 

@@ -35,11 +35,19 @@ extension ResourceScope where Model: WritableResource {
     /// The method of a replacement (`update()`): `PUT`, or `PATCH` for JSON:API, which has no `PUT`.
     var replacementMethod: HTTPMethod { speaksJSONAPI ? .patch : .put }
 
-    /// A replacement's object as a JSON:API document with its `type` and `id`, or `nil` for the plain format.
+    /// A replacement's object as a JSON:API document with its `type` and `id` (under a parent, the parent in the
+    /// relationship a create fills when the value leaves it `nil`), or `nil` for the plain format.
     func jsonAPIReplacement(_ object: JSON, id: String) throws -> JSON? {
         guard speaksJSONAPI else { return nil }
         return try JSONAPIDocument.document(
-            for: object.object ?? JSON.Object(), shape: Model.jsonAPIShape, id: id, parent: nil)
+            for: object.object ?? JSON.Object(), shape: Model.jsonAPIShape, id: id, parent: parentPair)
+    }
+
+    /// Whether a `PATCH` body has anything to change: JSON:API documents without `attributes` and
+    /// `relationships` (an edit only inside an embedded related resource, whose id alone is sent) have not.
+    func patchChangesSomething(_ body: JSON) -> Bool {
+        guard speaksJSONAPI, let resource = body.object?["data"]?.object else { return true }
+        return resource["attributes"] != nil || resource["relationships"] != nil
     }
 
     /// A `PATCH` body as a JSON:API document: `type`, `id`, the changed attributes, and the relationships whose

@@ -171,9 +171,10 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     }
 
     /// The key single objects arrive under in answers: the model's ``CRUDResource/objectKey``, else the
-    /// ``APIConventions/responseKey`` of the model's conventions.
+    /// ``APIConventions/responseKey`` of the model's conventions, else `data` for ``ResourceFormat/jsonAPI``
+    /// (its primary data; a model that maps whole documents itself with ``ResourceFormat/plain`` is handed them).
     var answerKey: String? {
-        Model.objectKey ?? conventions.responseKey
+        Model.objectKey ?? conventions.responseKey ?? (speaksJSONAPI ? "data" : nil)
     }
 
     /// Where one model sits in `json`, and the answer key it lacked when it is read bare.

@@ -103,6 +103,7 @@ extension ResourceScope where Model: Updatable {
         if let object = changes.object, object.isEmpty { return nil }
         let endpoint = try memberEndpoint(for: .update, segment: id)
         let body = try jsonAPIPatch(changes, for: model, from: original) ?? Model.wrap(changes)
+        guard patchChangesSomething(body) else { return nil }
         let response = try await exchange(.patch, endpoint, body: body, headers: conditions)
         return try await written(response, id: id)
     }

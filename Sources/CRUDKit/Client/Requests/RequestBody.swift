@@ -27,6 +27,14 @@ public struct RequestBody: Sendable {
     /// No body.
     public static let none = RequestBody(.none)
 
+    /// Whether the body is JSON (`.json(…)`), sent as the conventions' media type.
+    var isJSON: Bool {
+        switch storage {
+        case .encodable, .json: true
+        default: false
+        }
+    }
+
     /// Raw bytes, sent as they are.
     /// - Parameters:
     ///   - data: The bytes.
