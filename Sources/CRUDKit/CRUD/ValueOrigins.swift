@@ -45,10 +45,16 @@ final class ValueOrigins: Sendable {
         var tooMany = false
     }
 
-    /// What was forgotten of one model type: the places its forgotten keys named, or too many to list.
+    /// What was forgotten of one model type: the places its forgotten keys named (each with its API, weakly, so that
+    /// a new API allocated where a gone one was is not taken for it), or too many to list.
     enum Forgotten {
-        case places(Set<Place>)
+        case places([Place: Holder])
         case many
+    }
+
+    /// An API held weakly; `nil` once it is gone (or when two APIs were seen at one address).
+    struct Holder {
+        weak var api: API?
     }
 
     struct State {
@@ -164,11 +170,18 @@ final class ValueOrigins: Sendable {
 
     private func forget(_ record: Record, of type: ObjectIdentifier, in state: inout State) {
         if case .many = state.forgotten[type] { return }
-        guard !record.tooMany, case .places(var places) = state.forgotten[type] ?? .places([]) else {
+        guard !record.tooMany, case .places(var places) = state.forgotten[type] ?? .places([:]) else {
             state.forgotten[type] = .many
             return
         }
-        places.formUnion(record.entries.map(\.place))
+        for entry in record.entries {
+            if let known = places[entry.place] {
+                // Two APIs at one address (one gone, one new), or the API gone: never the home API again.
+                if known.api == nil || known.api !== entry.api { places[entry.place] = Holder(api: nil) }
+            } else {
+                places[entry.place] = Holder(api: entry.api)
+            }
+        }
         state.forgotten[type] = places.count > Self.forgottenPlaces ? .many : .places(places)
     }
 
@@ -180,7 +193,8 @@ final class ValueOrigins: Sendable {
         case .many:
             return .refused("its origin may have been forgotten among the many values of this type read since")
         case .places(let places):
-            return places.subtracting([home]).isEmpty
+            // Only the home API itself (alive, so no other API has its address) was forgotten: the value goes home.
+            return places.allSatisfy { $0.key == home && $0.value.api != nil }
                 ? .unknown : .refused("its origin may have been forgotten among the values of this type read since")
         }
     }
