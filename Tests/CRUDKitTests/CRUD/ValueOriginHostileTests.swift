@@ -96,6 +96,21 @@ extension NetworkTests {
         #expect(kept.count >= 0)
     }
 
+    @Test func originsOfAPIsThatAreGoneDoNotMakeALiveOriginTooMany() {
+        let origins = ValueOrigins(generationSize: 64)
+        do {
+            let earlier = (0..<12).map { _ in API(baseURL: URL(string: "https://earlier.example")) }
+            for api in earlier { origins.record(Lone.self, id: "1", api: api, parent: [], context: nil) }
+        }
+        origins.record(Lone.self, id: "1", api: apiA, parent: [], context: nil)
+        let home = ValueOrigins.Place(api: ObjectIdentifier(apiA), parent: [])
+        guard case .origin(let api, _) = origins.resolve(Lone.self, id: "1", home: home, context: nil) else {
+            Issue.record("twelve earlier test APIs, all gone, made the one live origin 'more than 8 origins'")
+            return
+        }
+        #expect(api === apiA)
+    }
+
     @Test func seventyThousandDistinctReadsRollTwoGenerationsOver() {
         let origins = ValueOrigins(generationSize: 32_768)
         let clock = ContinuousClock()
