@@ -42,6 +42,9 @@ final class ValueOrigins: Sendable {
     /// What is remembered for one key: its origins, or that there were too many to keep.
     struct Record {
         var entries: [Entry] = []
+        /// The APIs (weakly) of origins dropped to keep at most ``originsPerKey`` places: while one of them is alive,
+        /// the value may be one of theirs, and a write is refused.
+        var dropped: [Holder] = []
         var tooMany = false
     }
 
@@ -75,7 +78,7 @@ final class ValueOrigins: Sendable {
 
     /// The most keys one generation holds.
     let generationSize: Int
-    /// The most distinct origins one key keeps before it is marked ambiguous for good.
+    /// The most distinct origins one key keeps; older ones are dropped, and refuse writes while their API lives.
     static let originsPerKey = 8
     /// The most places remembered per model type among forgotten keys before any unknown value of it is refused.
     static let forgottenPlaces = 16
@@ -97,9 +100,11 @@ final class ValueOrigins: Sendable {
         state.withLock { state in
             var record = take(key, from: &state) ?? Record()
             if !record.tooMany {
+                // Origins whose API is gone are set aside beside this live one: they must not count as origins.
                 record.entries.removeAll {
-                    $0.place == entry.place && ($0.context == entry.context || $0.api !== api)
+                    $0.api == nil || ($0.place == entry.place && $0.context == entry.context)
                 }
+                record.dropped.removeAll { $0.api == nil }
                 record.entries.append(entry)
                 // Many blocks reading the same id from the same place: keep the newest few of each place.
                 while record.entries.count > 2 * Self.originsPerKey,
@@ -109,7 +114,12 @@ final class ValueOrigins: Sendable {
                 {
                     record.entries.remove(at: old)
                 }
-                if Set(record.entries.map(\.place)).count > Self.originsPerKey { record.tooMany = true }
+                // More places than kept: drop the oldest, remembering its API while it lives.
+                while Set(record.entries.map(\.place)).count > Self.originsPerKey, let oldest = record.entries.first {
+                    record.dropped.append(Holder(api: oldest.api))
+                    record.entries.removeAll { $0.place == oldest.place }
+                }
+                if record.dropped.count > 4 * Self.originsPerKey { record.tooMany = true }
             }
             store(record, for: key, in: &state)
         }
@@ -126,7 +136,9 @@ final class ValueOrigins: Sendable {
                 return forgottenRisk(key.type, home: home, in: state)
             }
             store(record, for: key, in: &state)
-            if record.tooMany { return .refused("it was read through more than \(Self.originsPerKey) origins") }
+            if record.tooMany || record.dropped.contains(where: { $0.api != nil }) {
+                return .refused("it was read through more than \(Self.originsPerKey) origins")
+            }
             // An API that is gone cannot be written to; when another origin is alive, the value is one of its.
             var candidates = record.entries.filter { $0.api != nil }
             guard !candidates.isEmpty else { return .refused("the API it was read through no longer exists") }
@@ -170,7 +182,9 @@ final class ValueOrigins: Sendable {
 
     private func forget(_ record: Record, of type: ObjectIdentifier, in state: inout State) {
         if case .many = state.forgotten[type] { return }
-        guard !record.tooMany, case .places(var places) = state.forgotten[type] ?? .places([:]) else {
+        guard !record.tooMany, record.dropped.allSatisfy({ $0.api == nil }),
+            case .places(var places) = state.forgotten[type] ?? .places([:])
+        else {
             state.forgotten[type] = .many
             return
         }
