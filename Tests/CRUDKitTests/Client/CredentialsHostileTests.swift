@@ -81,18 +81,6 @@ import Testing
         print("description of 10,000 fields and 1 MB: \(elapsed), \(lengths)")
     }
 
-    @Test func nonUTF8AndDeepErrorBodiesAreDescribedOnASmallThread() async throws {
-        let deep = String(repeating: #"{"errors":["#, count: 250) + "1" + String(repeating: "]}", count: 250)
-        var bodies = [Data(deep.utf8), Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x22, 0xC3, 0x22, 0x7D])]
-        bodies.append(Data(#"{"errors":{"a":[""#.utf8) + Data([0xFF, 0xC3, 0x28]) + Data(#""]}}"#.utf8))
-        for body in bodies {
-            let transport = StubTransport().on(.get, "people") { _ in .data(body, status: 422) }
-            let error = await Self.error(API(baseURL: URL(string: "https://api.example.com"), transport: transport))
-            let text = try await onSmallThread { error.map { "\($0) \(String(reflecting: $0))" } ?? "" }
-            #expect(text.contains("422"))
-        }
-    }
-
     @Test func basicFromUserInfoIsNotSentAcrossARedirectToAnotherOrigin() async throws {
         let other = LoopbackServer { _ in .response(HTTPResponse(status: 200, body: Data("[]".utf8))) }
         try other.start()
@@ -108,14 +96,5 @@ import Testing
         _ = try? await Guest.using(api).list()
         #expect(first.requests.first?.headers["Authorization"] != nil)
         #expect(other.requests.allSatisfy { $0.headers["Authorization"] == nil })
-    }
-}
-
-/// Runs `body` on a thread with a 512 KB stack.
-private func onSmallThread(_ body: @escaping @Sendable () -> String) async throws -> String {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 512 << 10
-        thread.start()
     }
 }
