@@ -32,6 +32,12 @@ final class ValueOrigins: Sendable {
         let parent: [String]
     }
 
+    /// A server and a parent path: where a write lands, whichever `API` value sends it.
+    struct Location: Hashable {
+        let server: URL?
+        let parent: [String]
+    }
+
     /// One recorded origin: the place, the API itself (weakly), and the `withShared` block it was recorded in.
     struct Entry {
         let place: Place
@@ -146,8 +152,11 @@ final class ValueOrigins: Sendable {
                 let here = candidates.filter { $0.context == context && context != nil }
                 if !here.isEmpty, Set(here.map(\.place)).count == 1 { candidates = here }
             }
-            let places = Set(candidates.map(\.place))
-            guard places.count == 1, let entry = candidates.last else {
+            // Several APIs on one server under one parent (the same base URL with other conventions, middleware or
+            // credentials: `api.with { … }`) are one origin: the write goes through the one read through last.
+            let locations = Set(
+                candidates.map { Location(server: $0.api?.configuration.baseURL, parent: $0.place.parent) })
+            guard locations.count == 1, let entry = candidates.last else {
                 return .refused("it was read through several origins (\(Self.describe(record.entries)))")
             }
             guard let api = entry.api else {
