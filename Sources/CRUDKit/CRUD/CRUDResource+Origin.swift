@@ -24,8 +24,7 @@ extension CRUDResource {
     func home(for operation: CRUDOperation) throws -> ResourceScope<Self> {
         guard let id, case let text = id.description, !text.isEmpty else { return Self.scope }
         let api = Self.api
-        let place = ValueOrigins.Place(api: ObjectIdentifier(api), parent: [])
-        switch ValueOrigins.shared.resolve(Self.self, id: text, home: place, context: API.sharedBlock) {
+        switch origin() {
         case .origin(let origin, let parent):
             return ResourceScope(api: origin, parentSegments: parent)
         case .unknown:
@@ -36,6 +35,15 @@ extension CRUDResource {
                     + "belongs to (\(Self.self).using(api).\(operation.scopeCall), or "
                     + "\(Self.self).scoped(to: parent).\(operation.scopeCall))")
         }
+    }
+}
+
+extension CRUDResource {
+    /// Where this value came from (see `ValueOrigins`); `.unknown` for a value without an id.
+    func origin() -> ValueOrigins.Resolution {
+        guard let id, case let text = id.description, !text.isEmpty else { return .unknown }
+        let place = ValueOrigins.Place(api: ObjectIdentifier(Self.api), parent: [])
+        return ValueOrigins.shared.resolve(Self.self, id: text, home: place, context: API.sharedBlock)
     }
 }
 

@@ -16,9 +16,11 @@ extension ResourceScope {
 extension CRUDResource {
     /// Runs `work` (a static or instance operation of this model) as a ``Future`` on this model's scope, as it is
     /// now: callbacks on its API's callback queue, and ``API/shared`` pinned to the API of the moment of the call,
-    /// so the operation uses the API it started with even when the default is replaced before its task runs.
+    /// so the operation uses the API it started with even when the default is replaced before its task runs, in the
+    /// `API.withShared(_:operation:)` block it was made in (values it reads write back there as that block's).
     static func future<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) -> Future<Value> {
         let shared = API.shared
-        return scope.future { try await API.withShared(shared, operation: work) }
+        let block = API.sharedBlock
+        return scope.future { try await API.withShared(shared, block: block, operation: work) }
     }
 }

@@ -28,6 +28,17 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
     package init(_ model: Model.Type = Model.self, api: API? = nil, parentSegments: [String] = []) {
         self.api = api ?? Model.api
         self.parentSegments = parentSegments
+        self.refusal = nil
+    }
+
+    /// Why every operation of this scope is refused before sending (its parent's origin is ambiguous or gone).
+    let refusal: String?
+
+    /// A scope whose every operation is refused with `refusal`.
+    init(api: API, parentSegments: [String], refusal: String) {
+        self.api = api
+        self.parentSegments = parentSegments
+        self.refusal = refusal
     }
 
     // MARK: - Paths
@@ -59,6 +70,7 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
 
     /// Segments as an endpoint, or as a URL built with the model's own trailing-slash rule when it differs.
     private func endpoint(_ segments: [String]) throws -> Endpoint {
+        if let refusal { throw CRUDError.invalidRequest(reason: refusal) }
         if parentSegments.isEmpty, let parent = Model.parentPath {
             throw CRUDError.invalidRequest(
                 reason: "\(Model.self) lives only under \(parent)/{id}/\(Model.path), and this call has no parent: "
@@ -293,14 +305,27 @@ extension CRUDResource {
     /// `people/12/posts/7` for all five operations.
     ///
     /// The parent's segments are its ``path`` and its id; a parent without an id fails each operation with
-    /// ``CRUDError/invalidRequest(reason:)`` before anything is sent.
+    /// ``CRUDError/invalidRequest(reason:)`` before anything is sent. Without `api`, the scope is on the API the
+    /// parent was read, created or listed through (so children of a parent read with ``using(_:)`` go there too);
+    /// when that origin is ambiguous or its API is gone, each operation is refused before sending.
     /// - Parameters:
     ///   - parent: The parent value.
-    ///   - api: The API; `nil` uses this model's ``api``.
+    ///   - api: The API; `nil` uses the API the parent came from, else (a parent built by hand) this model's ``api``.
     /// - Returns: The nested scope.
     public static func scoped<Parent: CRUDResource>(to parent: Parent, api: API? = nil) -> ResourceScope<Self> {
         let idSegment = parent.id.map(\.description) ?? ""
-        return ResourceScope(api: api, parentSegments: Self.segments(of: Parent.path) + [idSegment])
+        let segments = Self.segments(of: Parent.path) + [idSegment]
+        if let api { return ResourceScope(api: api, parentSegments: segments) }
+        switch parent.origin() {
+        case .origin(let origin, _): return ResourceScope(api: origin, parentSegments: segments)
+        case .unknown: return ResourceScope(api: nil, parentSegments: segments)
+        case .refused(let why):
+            return ResourceScope(
+                api: Self.api, parentSegments: segments,
+                refusal:
+                    "\(Self.self) not sent, because of its parent \(Parent.self) \(idSegment): \(why); name the API: "
+                    + "\(Self.self).scoped(to: parent, api: api)")
+        }
     }
 
     /// This model's collection under a parent known by its id: `Post.scoped(to: Person.self, id: 12)`.

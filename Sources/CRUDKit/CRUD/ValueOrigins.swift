@@ -32,6 +32,12 @@ final class ValueOrigins: Sendable {
         let parent: [String]
     }
 
+    /// A server and a parent path: where a write lands, whichever `API` value sends it.
+    struct Location: Hashable {
+        let server: URL?
+        let parent: [String]
+    }
+
     /// One recorded origin: the place, the API itself (weakly), and the `withShared` block it was recorded in.
     struct Entry {
         let place: Place
@@ -42,13 +48,22 @@ final class ValueOrigins: Sendable {
     /// What is remembered for one key: its origins, or that there were too many to keep.
     struct Record {
         var entries: [Entry] = []
+        /// The APIs (weakly) of origins dropped to keep at most ``originsPerKey`` places: while one of them is alive,
+        /// the value may be one of theirs, and a write is refused.
+        var dropped: [Holder] = []
         var tooMany = false
     }
 
-    /// What was forgotten of one model type: the places its forgotten keys named, or too many to list.
+    /// What was forgotten of one model type: the places its forgotten keys named (each with its API, weakly, so that
+    /// a new API allocated where a gone one was is not taken for it), or too many to list.
     enum Forgotten {
-        case places(Set<Place>)
+        case places([Place: Holder])
         case many
+    }
+
+    /// An API held weakly; `nil` once it is gone (or when two APIs were seen at one address).
+    struct Holder {
+        weak var api: API?
     }
 
     struct State {
@@ -69,7 +84,7 @@ final class ValueOrigins: Sendable {
 
     /// The most keys one generation holds.
     let generationSize: Int
-    /// The most distinct origins one key keeps before it is marked ambiguous for good.
+    /// The most distinct origins one key keeps; older ones are dropped, and refuse writes while their API lives.
     static let originsPerKey = 8
     /// The most places remembered per model type among forgotten keys before any unknown value of it is refused.
     static let forgottenPlaces = 16
@@ -91,9 +106,11 @@ final class ValueOrigins: Sendable {
         state.withLock { state in
             var record = take(key, from: &state) ?? Record()
             if !record.tooMany {
+                // Origins whose API is gone are set aside beside this live one: they must not count as origins.
                 record.entries.removeAll {
-                    $0.place == entry.place && ($0.context == entry.context || $0.api !== api)
+                    $0.api == nil || ($0.place == entry.place && $0.context == entry.context)
                 }
+                record.dropped.removeAll { $0.api == nil }
                 record.entries.append(entry)
                 // Many blocks reading the same id from the same place: keep the newest few of each place.
                 while record.entries.count > 2 * Self.originsPerKey,
@@ -103,7 +120,12 @@ final class ValueOrigins: Sendable {
                 {
                     record.entries.remove(at: old)
                 }
-                if Set(record.entries.map(\.place)).count > Self.originsPerKey { record.tooMany = true }
+                // More places than kept: drop the oldest, remembering its API while it lives.
+                while Set(record.entries.map(\.place)).count > Self.originsPerKey, let oldest = record.entries.first {
+                    record.dropped.append(Holder(api: oldest.api))
+                    record.entries.removeAll { $0.place == oldest.place }
+                }
+                if record.dropped.count > 4 * Self.originsPerKey { record.tooMany = true }
             }
             store(record, for: key, in: &state)
         }
@@ -120,7 +142,9 @@ final class ValueOrigins: Sendable {
                 return forgottenRisk(key.type, home: home, in: state)
             }
             store(record, for: key, in: &state)
-            if record.tooMany { return .refused("it was read through more than \(Self.originsPerKey) origins") }
+            if record.tooMany || record.dropped.contains(where: { $0.api != nil }) {
+                return .refused("it was read through more than \(Self.originsPerKey) origins")
+            }
             // An API that is gone cannot be written to; when another origin is alive, the value is one of its.
             var candidates = record.entries.filter { $0.api != nil }
             guard !candidates.isEmpty else { return .refused("the API it was read through no longer exists") }
@@ -128,8 +152,11 @@ final class ValueOrigins: Sendable {
                 let here = candidates.filter { $0.context == context && context != nil }
                 if !here.isEmpty, Set(here.map(\.place)).count == 1 { candidates = here }
             }
-            let places = Set(candidates.map(\.place))
-            guard places.count == 1, let entry = candidates.last else {
+            // Several APIs on one server under one parent (the same base URL with other conventions, middleware or
+            // credentials: `api.with { … }`) are one origin: the write goes through the one read through last.
+            let locations = Set(
+                candidates.map { Location(server: $0.api?.configuration.baseURL, parent: $0.place.parent) })
+            guard locations.count == 1, let entry = candidates.last else {
                 return .refused("it was read through several origins (\(Self.describe(record.entries)))")
             }
             guard let api = entry.api else {
@@ -164,11 +191,20 @@ final class ValueOrigins: Sendable {
 
     private func forget(_ record: Record, of type: ObjectIdentifier, in state: inout State) {
         if case .many = state.forgotten[type] { return }
-        guard !record.tooMany, case .places(var places) = state.forgotten[type] ?? .places([]) else {
+        guard !record.tooMany, record.dropped.allSatisfy({ $0.api == nil }),
+            case .places(var places) = state.forgotten[type] ?? .places([:])
+        else {
             state.forgotten[type] = .many
             return
         }
-        places.formUnion(record.entries.map(\.place))
+        for entry in record.entries {
+            if let known = places[entry.place] {
+                // Two APIs at one address (one gone, one new), or the API gone: never the home API again.
+                if known.api == nil || known.api !== entry.api { places[entry.place] = Holder(api: nil) }
+            } else {
+                places[entry.place] = Holder(api: entry.api)
+            }
+        }
         state.forgotten[type] = places.count > Self.forgottenPlaces ? .many : .places(places)
     }
 
@@ -180,7 +216,8 @@ final class ValueOrigins: Sendable {
         case .many:
             return .refused("its origin may have been forgotten among the many values of this type read since")
         case .places(let places):
-            return places.subtracting([home]).isEmpty
+            // Only the home API itself (alive, so no other API has its address) was forgotten: the value goes home.
+            return places.allSatisfy { $0.key == home && $0.value.api != nil }
                 ? .unknown : .refused("its origin may have been forgotten among the values of this type read since")
         }
     }

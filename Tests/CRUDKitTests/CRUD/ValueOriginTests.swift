@@ -122,6 +122,24 @@ extension NetworkTests {
             #expect(primary.server.requests.isEmpty)
         }
 
+        /// Two `API` values on one server (the second made with `with { … }`, as DRF's trailing-slash check does)
+        /// are one origin: a value read through both is not refused, and its write goes through the one read last.
+        @Test func twoAPIsOnOneServerAreOneOrigin() async throws {
+            let (primary, backup) = try Self.servers()
+            defer { primary.server.stop(); backup.server.stop() }
+            let other = primary.api.with { $0.headers["X-Client"] = "other" }
+            try await API.withShared(backup.api) {
+                let mine = try await Traveller.using(primary.api).read(id: 1)
+                _ = try await Traveller.using(other).read(id: 1)
+                _ = try await mine.read()
+            }
+            #expect(
+                primary.server.requests.map { "\($0.method) \($0.target)" }
+                    == Array(repeating: "GET /people/1", count: 3))
+            #expect(primary.server.requests.last?.headers["X-Client"] == "other")
+            #expect(backup.server.requests.isEmpty)
+        }
+
         @Test func theSameIdFromTwoAPIsIsRefusedAsAmbiguous() async throws {
             let (primary, backup) = try Self.servers()
             defer { primary.server.stop(); backup.server.stop() }

@@ -7,13 +7,13 @@ extension API {
 
     /// An API set for the current task and its children by ``withShared(_:operation:)``, with the number of its
     /// block (each call of `withShared` has its own, so values read in one block are told from another's).
-    @TaskLocal private static var scoped: (api: API, block: UInt64)?
+    @TaskLocal private static var scoped: (api: API, block: UInt64?)?
 
     /// The number the next ``withShared(_:operation:)`` block gets.
     private static let blocks = Locked<UInt64>(0)
 
     /// The ``withShared(_:operation:)`` block the current task runs in, if any.
-    static var sharedBlock: UInt64? { scoped?.block }
+    static var sharedBlock: UInt64? { scoped?.block ?? nil }
 
     /// The API model operations use when given none: the one set by ``withShared(_:operation:)`` for the current
     /// task if any, otherwise the one installed by setting this property (the one way to install it).
@@ -46,5 +46,13 @@ extension API {
             return count
         }
         return try await $scoped.withValue((api, block), operation: operation)
+    }
+
+    /// Runs `operation` with `api` as ``shared`` in `block` (the block a `Future` was made in, so that values it
+    /// reads and writes count as that block's; `nil` outside any block).
+    static func withShared<Result>(
+        _ api: API, block: UInt64?, operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $scoped.withValue((api, block), operation: operation)
     }
 }
