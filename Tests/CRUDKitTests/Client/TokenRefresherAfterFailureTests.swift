@@ -32,7 +32,7 @@ import Testing
         _ = try await api.get("me")
     }
 
-    @Test func tenThousandConcurrent401sRefreshOnce() async throws {
+    @Test func aThousandConcurrent401sRefreshOnce() async throws {
         let dead = Locked(0)
         let auth = TokenRefresher(token: "stale") { _ in
             await Task.yield()
@@ -42,7 +42,7 @@ import Testing
             $0.middleware.insert(auth, after: .retry)
         }
         let failures = await withTaskGroup(of: Bool.self) { group in
-            for index in 0..<10_000 {
+            for index in 0..<1_000 {
                 group.addTask { (try? await api.get("people/\(index % 50)")) == nil }
             }
             var failures = 0
@@ -51,6 +51,6 @@ import Testing
         }
         #expect(failures == 0)
         #expect(await auth.refreshCount == 1)
-        #expect(dead.withLock { $0 } <= 10_000)
+        #expect(dead.withLock { $0 } <= 1_000)
     }
 }
