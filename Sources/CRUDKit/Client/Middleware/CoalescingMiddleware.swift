@@ -6,7 +6,8 @@ import Foundation
 /// before the write).
 ///
 /// `GET` and `HEAD` requests share when they match as they are sent: same URL, same header fields (so
-/// `Authorization`, `Accept` and `Accept-Language` included), same timeouts, and no body or progress observer.
+/// `Authorization`, `Accept` and `Accept-Language` included), same idle timeout (not the deadline: each caller keeps
+/// its own), and no body or progress observer.
 /// The key is taken from what is actually sent: when a middleware of your own sits between this stage and the
 /// transport (anything but a standard stage, such as a request-signing middleware that reads per-caller credentials
 /// from a task-local), the sharing happens after it, just before the transport, on the request it made; otherwise

@@ -14,16 +14,18 @@ import Foundation
 package final class RequestCoalescer: Sendable {
     /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after the middleware before this stage adapted it,
     /// every header field (names compared ignoring case, fields in any order, repeated fields in order), and the
-    /// idle timeout and deadline.
+    /// idle timeout.
     ///
     /// Every header takes part, so a response is never shared between requests that differ in `Authorization`,
-    /// `Cookie`, `Accept`, `Accept-Language` or anything else a server may look at.
+    /// `Cookie`, `Accept`, `Accept-Language` or anything else a server may look at. The deadline does not: the shared
+    /// exchange is sent without one, and each caller waits with its own, so a caller with no deadline (or another
+    /// one) joins an exchange in flight. The timeout is compared by its bits, so that a NaN timeout matches itself
+    /// (a key unequal to itself would never be shared, nor ever be taken out of the table).
     package struct Key: Hashable, Sendable {
         let method: HTTPMethod
         let url: String
         let headers: [String]
-        let timeout: TimeInterval?
-        let deadline: TimeInterval?
+        let timeout: UInt64?
 
         /// The key of `request`, or `nil` when it may not share an exchange: a method other than `GET` or `HEAD`,
         /// or a body.
@@ -38,8 +40,7 @@ package final class RequestCoalescer: Sendable {
                     .map(\.element)
             }
             headers = fields.map { $0.0 + ":" + $0.1 }
-            timeout = request.timeout
-            deadline = request.deadline
+            timeout = request.timeout.map { $0.isNaN ? Double.nan.bitPattern : $0.bitPattern }
         }
     }
 
