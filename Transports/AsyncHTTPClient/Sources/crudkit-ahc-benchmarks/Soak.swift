@@ -1,13 +1,12 @@
 // The soak: a long mixed run per transport over one loopback server — cached reads (304s), duplicate reads in flight
 // together, uploads, downloads to a file, retried 503s, deadlines that run out, and cancellations — printing the heap
-// (glibc's mallinfo2), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
+// (glibc's mallinfo), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
 // and by requests, whichever comes first:
 //
 //   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] [--transport ahc|urlsession]
 import AsyncHTTPClient
 import CRUDKit
 import CRUDKitAsyncHTTPClient
-@_spi(TransportKit) import CRUDKitHTTP
 import CRUDKitTesting
 import Foundation
 import NIOConcurrencyHelpers
@@ -25,13 +24,22 @@ enum Soak {
 
         static func now() -> Figures {
             #if canImport(Glibc)
-            let heap = Int(mallinfo2().uordblks)
+            // `mallinfo2` is not in every glibc this builds against; `mallinfo`'s counter is 32 bits, plenty here.
+            let heap = Int(UInt32(bitPattern: mallinfo().uordblks))
             #else
             let heap = 0
             #endif
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
-            let directory = try? PrivateFiles.directory()
-            let files = directory.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path).count } ?? 0
+            // CRUDKit's private directories of this process: `crudkit-<pid>-…` in the temporary directory.
+            let temporary = FileManager.default.temporaryDirectory
+            let mine = ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+                .filter { $0.hasPrefix("crudkit-\(getpid())-") }
+            let files = mine.reduce(0) { count, name in
+                count
+                    + ((try? FileManager.default.contentsOfDirectory(
+                        atPath: temporary.appendingPathComponent(name).path
+                    ).count) ?? 0)
+            }
             return Figures(heapBytes: heap, descriptors: fds, privateFiles: files)
         }
 
