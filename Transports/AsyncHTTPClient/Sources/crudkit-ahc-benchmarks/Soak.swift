@@ -1,6 +1,6 @@
 // The soak: a long mixed run per transport over one loopback server — cached reads (304s), duplicate reads in flight
 // together, uploads, downloads to a file, retried 503s, deadlines that run out, and cancellations — printing the heap
-// (glibc's mallinfo), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
+// (resident memory), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
 // and by requests, whichever comes first:
 //
 //   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] [--transport ahc|urlsession]
@@ -23,12 +23,10 @@ enum Soak {
         var privateFiles: Int
 
         static func now() -> Figures {
-            #if canImport(Glibc)
-            // `mallinfo2` is not in every glibc this builds against; `mallinfo`'s counter is 32 bits, plenty here.
-            let heap = Int(UInt32(bitPattern: mallinfo().uordblks))
-            #else
-            let heap = 0
-            #endif
+            // Resident memory (`/proc/self/statm`): glibc's `mallinfo2` is not in the Glibc module Swift imports.
+            let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            let heap = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
             // CRUDKit's private directories of this process: `crudkit-<pid>-…` in the temporary directory.
             let temporary = FileManager.default.temporaryDirectory
@@ -44,7 +42,7 @@ enum Soak {
         }
 
         var description: String {
-            String(format: "heap %.1f MB, fds %d, private files %d", Double(heapBytes) / 1e6, descriptors, privateFiles)
+            String(format: "rss %.1f MB, fds %d, private files %d", Double(heapBytes) / 1e6, descriptors, privateFiles)
         }
     }
 
@@ -132,11 +130,12 @@ enum Soak {
         var round = 0
         while sent < limit, clock.now < end {
             round += 1
+            let thisRound = round
             // One round: 64 requests in flight, every kind.
             let outcomes = await withTaskGroup(of: (Int, String?).self) { group in
                 for slot in 0..<64 {
                     let kind = Kind.allCases[slot % Kind.allCases.count]
-                    let key = (round * 64 + slot) % 5_000
+                    let key = (thisRound * 64 + slot) % 5_000
                     group.addTask {
                         do {
                             switch kind {
@@ -144,8 +143,8 @@ enum Soak {
                                 _ = try await api.send(Request(.get, "items/\(key)", decoder: .response))
                                 return (1, nil)
                             case .duplicateReads:
-                                async let a = api.send(Request(.get, "items/dup\(round)", decoder: .response))
-                                async let b = api.send(Request(.get, "items/dup\(round)", decoder: .response))
+                                async let a = api.send(Request(.get, "items/dup\(thisRound)", decoder: .response))
+                                async let b = api.send(Request(.get, "items/dup\(thisRound)", decoder: .response))
                                 _ = try await (a, b)
                                 return (2, nil)
                             case .upload:
@@ -206,7 +205,7 @@ enum Soak {
         let finish = Figures.now()
         print(
             "soak \(name): end: \(finish) after \(sent) requests in \(String(format: "%.0f", elapsed)) s "
-                + "(heap \(String(format: "%+.1f", Double(finish.heapBytes - start.heapBytes) / 1e6)) MB, "
+                + "(rss \(String(format: "%+.1f", Double(finish.heapBytes - start.heapBytes) / 1e6)) MB, "
                 + "fds \(finish.descriptors - start.descriptors >= 0 ? "+" : "")\(finish.descriptors - start.descriptors), "
                 + "cache \(cache.count) entries / \(cache.totalBytes) B)")
         let failed = failures.values.reduce(0, +)
