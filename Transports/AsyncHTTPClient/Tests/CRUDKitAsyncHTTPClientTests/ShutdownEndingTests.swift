@@ -17,16 +17,45 @@ import Testing
         return false
     }
 
+    /// Holds every request until ``open()``: the server's `stop()` waits for its handlers, so they must return.
+    final class Hold: Sendable {
+        private let state = NIOLockedValueBox((open: false, waiting: [CheckedContinuation<Void, Never>]()))
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLockedValue { state -> Bool in
+                    if state.open { return true }
+                    state.waiting.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiting = state.withLockedValue { state in
+                state.open = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+    }
+
     @Test func aThousandRequestsInFlightAllEndAsShutDownAndNoneIsRetried() async throws {
         // Given a server that holds every request, and 1,000 requests through an API that retries everything
         let arrived = NIOLockedValueBox(0)
+        let hold = Hold()
         let server = LoopbackServer { _ in
             arrived.withLockedValue { $0 += 1 }
-            try await Task.sleep(for: .seconds(3_600))
+            await hold.wait()
             return HTTPResponse(status: 200)
         }
         try server.start()
-        defer { server.stop() }
+        defer {
+            hold.open()
+            server.stop()
+        }
         let transport = AsyncHTTPClientTransport()
         let attempts = NIOLockedValueBox(0)
         let policy = RetryPolicy(maxAttempts: 5, initialDelay: .zero, jitter: 0)
