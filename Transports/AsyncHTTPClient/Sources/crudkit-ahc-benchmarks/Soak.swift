@@ -77,11 +77,11 @@ enum Soak {
     }
 
     /// The server: `/items/<n>` with an ETag (304 on `If-None-Match`), `/upload`, `/file` (256 KB), `/flaky`
-    /// (503 every other time), `/slow` (answers after 200 ms).
+    /// (503 every other time), `/slow` (answers after 200 ms); it records no request.
     static func soakServer() -> LoopbackServer {
         let flaky = NIOLockedValueBox(0)
         let file = Data((0..<262_144).map { UInt8(truncatingIfNeeded: $0) })
-        return LoopbackServer { request in
+        let respond: @Sendable (HTTPRequest) async throws -> HTTPResponse = { request in
             let path = request.url.path
             if path.hasPrefix("/items/") {
                 if request.headers["If-None-Match"] == "\"v1\"" {
@@ -104,6 +104,8 @@ enum Soak {
             }
             return HTTPResponse(status: 404)
         }
+        // Not recording requests: the server would keep every upload's body, and the soak measures the client.
+        return LoopbackServer(recordsRequests: false) { .response(try await respond($0.httpRequest)) }
     }
 
     static func soak(
