@@ -114,4 +114,44 @@ import Testing
         #expect(Self.isShutDown(viaAPI))
         #expect(attempts.withLockedValue { $0 } == 1)
     }
+
+    @Test func newRequestsFromEightTasksRacingShutdownEachEndOnceAndNoneHangs() async throws {
+        // Given a server answering at once, and 8 tasks each sending requests through a retrying API
+        let server = LoopbackServer(recordsRequests: false) { _ in .response(HTTPResponse(status: 200)) }
+        try server.start()
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport()
+        let attempts = NIOLockedValueBox(0)
+        let api = API(baseURL: server.baseURL, transport: transport).with {
+            $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 5, initialDelay: .zero, jitter: 0)))
+            $0.middleware.insert(
+                .intercept("count") { request, context, next in
+                    attempts.withLockedValue { $0 += 1 }
+                    return try await next(request, context)
+                }, after: .retry)
+        }
+        let answered = NIOLockedValueBox(0)
+        let senders = (0..<8).map { sender in
+            Task { () -> [String] in
+                var odd: [String] = []
+                for n in 0..<100 {
+                    do {
+                        _ = try await api.send(Request(.get, "race/\(sender)/\(n)", decoder: .response))
+                        answered.withLockedValue { $0 += 1 }
+                    } catch {
+                        if !Self.isShutDown(error) { odd.append("\(error)") }
+                    }
+                }
+                return odd
+            }
+        }
+        // When the transport shuts down while they send
+        await ConnectionGateTests.eventually { answered.withLockedValue { $0 } >= 40 }
+        try await transport.shutdown()
+        var odd: [String] = []
+        for sender in senders { odd += await sender.value }
+        // Then every request either was answered or ended as shut down, after one attempt each
+        #expect(odd.isEmpty, "ended otherwise: \(odd.prefix(3))")
+        #expect(attempts.withLockedValue { $0 } == 800, "a request was sent again")
+    }
 }
