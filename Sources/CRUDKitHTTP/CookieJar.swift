@@ -26,8 +26,9 @@ import FoundationNetworking
 ///   name, and `__Secure-` / `__Host-` names that break their prefix's rules;
 /// - a cookie of more than 4,096 bytes (name, value and attributes).
 ///
-/// It keeps at most 50 cookies per domain and 3,000 in all (the minimums of RFC 6265 §6.1), removing the oldest
-/// (the least recently created) first. It sends a cookie to its host (or, with a `Domain`, to that domain and its
+/// It keeps at most 50 cookies per domain and 3,000 in all (the minimums of RFC 6265 §6.1), removing the expired,
+/// then the oldest (the least recently created) first. Storing a cookie and looking up a request's cost what that
+/// host's cookies cost, however many hosts the jar holds. It sends a cookie to its host (or, with a `Domain`, to that domain and its
 /// subdomains), under its `Path` (§5.1.4), `Secure` ones over HTTPS only, until `Max-Age` or `Expires`; `HttpOnly`
 /// makes no difference, since there are no scripts. Cookies live in memory only.
 ///
@@ -128,6 +129,12 @@ public struct CookieJar: Sendable, Hashable {
 
     /// How many cookies the jar holds (expired ones not yet removed included).
     var count: Int { state.withLock { $0.count } }
+
+    /// Domains looked at by stores and lookups so far (for tests: what one costs).
+    var visits: Int { state.withLock { $0.visits } }
+
+    /// The records the jar keeps to find the oldest and the expired cookies (for tests).
+    var queuedRecords: Int { state.withLock { $0.queuedRecords } }
 
     // MARK: - Storage model (RFC 6265 §5.3)
 

@@ -44,6 +44,10 @@ public final class DownloadTask: Sendable {
     private let request: HTTPRequest
     private let destination: URL
     private let partial: URL
+    /// The file of a download without a destination: created in the private directory through its descriptor,
+    /// written through its own, and handed over only from a directory still this user's (see
+    /// `PrivateFiles.KeptFile`).
+    private let kept: PrivateFiles.KeptFile?
     private let observer: TransferObserver
     /// The pause/resume mechanism shared with `RequestHandle`.
     private let driver = ResumeDriver(paused: false)
@@ -58,17 +62,20 @@ public final class DownloadTask: Sendable {
         // the destination fails the download before any byte is requested (see `PrivateFiles`).
         var refusal: CRUDError?
         var target = destination ?? FileManager.default.temporaryDirectory
+        var kept: PrivateFiles.KeptFile?
         do {
             if let destination {
                 try PrivateFiles.checkDestination(destination)
             } else {
-                target = try PrivateFiles.newName("download")
+                kept = try PrivateFiles.KeptFile("download")
             }
         } catch {
             refusal = error as? CRUDError ?? .transport(underlying: error)
         }
-        self.destination = target
-        self.partial = PrivateFiles.partialFile(for: target)
+        self.kept = kept
+        // Without a destination, the body goes straight into the kept file: its directory is private already.
+        self.destination = kept?.url ?? target
+        self.partial = kept?.url ?? PrivateFiles.partialFile(for: target)
         self.observer = observer
         if let refusal { complete(.failure(refusal)) } else { Task { await run() } }
     }
@@ -153,6 +160,13 @@ public final class DownloadTask: Sendable {
     /// Moves the finished file into place; a response that is not a 2xx (its body did not go to the file) fails.
     private func finish(_ response: HTTPResponse) throws {
         guard (200..<300).contains(response.status) else { throw CRUDError.httpStatus(response) }
+        if let kept {
+            let length = kept.size
+            let file = try kept.release()
+            state.withLock { $0.progress.completedBytes = length }
+            complete(.success(file))
+            return
+        }
         let length: Int64
         do {
             if !FileManager.default.fileExists(atPath: partial.path) {
@@ -178,7 +192,9 @@ public final class DownloadTask: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        if case .failure = result { try? FileManager.default.removeItem(at: partial) }
+        if case .failure = result {
+            if let kept { kept.remove() } else { try? FileManager.default.removeItem(at: partial) }
+        }
         for waiter in waiters { waiter.resume(with: result) }
     }
 }

@@ -25,8 +25,8 @@ import Musl
 ///
 /// The AsyncHTTPClient adapter uses the same entry points, so both transports give the same guarantees.
 @_spi(TransportKit) public enum PrivateFiles {
-    /// The private directory once made (and the exit hook registered).
-    private static let made = Locked<URL?>(nil)
+    /// The private directory once made (and the exit hook registered), with a descriptor of it.
+    private static let made = Locked<Directory?>(nil)
 
     /// The per-process private directory (`0700`, owned by this user), made on first use.
     ///
@@ -35,13 +35,21 @@ import Musl
     /// - Returns: The directory.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when no private directory can be made.
     package static func directory() throws -> URL {
+        try current().url
+    }
+
+    /// The private directory with a descriptor of it: the one made, while it is still intact (this user's, `0700`,
+    /// and what its path names), else a new one.
+    /// - Throws: ``CRUDError/invalidRequest(reason:)`` when no private directory can be made.
+    static func current() throws -> Directory {
         try made.withLock { made in
-            if let url = made, (try? checkPrivateDirectory(url)) != nil { return url }
+            if let directory = made, directory.isIntact { return directory }
             let first = made == nil
-            let url = try makeDirectory(in: FileManager.default.temporaryDirectory, names: candidateNames())
-            made = url
+            let directory = try makeDirectoryHandle(
+                in: FileManager.default.temporaryDirectory, names: candidateNames())
+            made = directory
             if first { atexit { PrivateFiles.removeDirectoryIfEmpty() } }
-            return url
+            return directory
         }
     }
 
@@ -61,13 +69,18 @@ import Musl
     /// - Returns: The file and a handle that writes to it (the caller closes it and removes the file).
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the file cannot be created.
     public static func create(_ prefix: String) throws -> (url: URL, handle: FileHandle) {
+        func attempt() throws -> (url: URL, handle: FileHandle) {
+            // Created through the descriptor of the directory just checked, not by its path.
+            let directory = try current()
+            let name = "\(prefix)-\(UUID().uuidString)"
+            let fd = try directory.create(name)
+            return (directory.url.appendingPathComponent(name), FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+        }
         do {
-            let url = try newName(prefix)
-            return (url, try create(at: url))
+            return try attempt()
         } catch {
             // The directory may have been removed since it was checked: once more with a fresh one.
-            let url = try newName(prefix)
-            return (url, try create(at: url))
+            return try attempt()
         }
     }
 
@@ -104,6 +117,8 @@ import Musl
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when the file cannot be created, or the name is a link,
     ///   not a regular file, or another user's file.
     public static func openForWriting(_ url: URL) throws -> FileHandle {
+        // A file CRUDKit named for itself is opened through the descriptors it keeps, never by its path.
+        if let kept = keptFile(at: url) { return try kept.openForWriting() }
         let created = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if created >= 0 {
             guard fchmod(created, 0o600) == 0 else {
@@ -237,6 +252,11 @@ import Musl
     /// - Returns: The new directory.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` when none could be made.
     package static func makeDirectory(in parent: URL, names: [String]) throws -> URL {
+        try makeDirectoryHandle(in: parent, names: names).url
+    }
+
+    /// ``makeDirectory(in:names:)``, answering the directory with a descriptor of it.
+    static func makeDirectoryHandle(in parent: URL, names: [String]) throws -> Directory {
         for name in names {
             let url = parent.appendingPathComponent(name, isDirectory: true)
             guard mkdir(url.path, 0o700) == 0 else {
@@ -245,10 +265,9 @@ import Musl
             }
             let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }
-            defer { close(fd) }
-            guard fchmod(fd, 0o700) == 0 else { continue }
-            guard (try? checkPrivateDirectory(url)) != nil else { continue }
-            return url
+            let directory = Directory(url: url, descriptor: fd)
+            guard fchmod(fd, 0o700) == 0, directory.isIntact else { continue }
+            return directory
         }
         throw CRUDError.invalidRequest(
             reason: "cannot make a private directory in \(parent.path): every name tried was already taken")
@@ -265,10 +284,10 @@ import Musl
 
     /// Removes the private directory when nothing is left in it (at exit).
     static func removeDirectoryIfEmpty() {
-        if let url = made.withLock({ $0 }) { rmdir(url.path) }
+        if let url = made.withLock({ $0?.url }) { rmdir(url.path) }
     }
 
-    private static func failure(_ what: String, _ code: Int32) -> CRUDError {
+    static func failure(_ what: String, _ code: Int32) -> CRUDError {
         .invalidRequest(reason: "\(what): \(String(cString: strerror(code)))")
     }
 }

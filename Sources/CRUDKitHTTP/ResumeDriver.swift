@@ -189,7 +189,6 @@ package final class ResumeDriver: Sendable {
 
     /// The bytes in `file` (0 when it does not exist).
     package static func size(of file: URL) -> Int64 {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        PrivateFiles.size(of: file)
     }
 }

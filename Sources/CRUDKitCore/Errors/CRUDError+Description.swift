@@ -45,6 +45,7 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
                 switch failure.reason {
                 case .connectionLost: "The connection to the server was lost"
                 case .protocolViolation: "The server's answer broke the HTTP rules"
+                case .shutDown: "The transport was shut down before the request ended"
                 default: "The server could not be reached"
                 }
             return "\(what)\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"

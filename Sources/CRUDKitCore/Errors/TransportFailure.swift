@@ -36,6 +36,9 @@ public struct TransportFailure: Sendable, CustomStringConvertible {
         public static let protocolViolation = Reason("protocol violation")
         /// None of the above; ``TransportFailure/underlying`` says what happened.
         public static let other = Reason("other")
+        /// The transport was shut down while the request was waiting or on the wire, or before it was sent: no
+        /// answer will come through it, and `RetryPolicy` never retries it.
+        public static let shutDown = Reason("transport shut down")
 
         /// The reason's name, such as `cannot connect`.
         public var description: String { name }

@@ -52,8 +52,9 @@ extension ResponseCache {
     /// The stored entries with least-recently-used eviction under an entry and a byte limit.
     ///
     /// Recency is a queue of `(tick, key)` pairs with lazy deletion: every use appends a pair, and a pair whose
-    /// tick is no longer its entry's is skipped when evicting; the queue is compacted when it grows to twice the
-    /// entries. Lookups, insertions and evictions are amortised O(1).
+    /// tick is no longer its entry's is skipped when evicting; the queue — the pairs already passed by eviction
+    /// included — is compacted when it holds more than twice the entries, so what it keeps follows the limits
+    /// however many responses went through. Lookups, insertions and evictions are amortised O(1).
     struct Storage {
         private(set) var entries: [Key: Entry] = [:]
         private var recency: [(tick: UInt64, key: Key)] = []
@@ -62,6 +63,10 @@ extension ResponseCache {
         private(set) var bytes = 0
         /// Counts invalidations, so that a read which was in flight during one does not store what it read.
         var generation: UInt64 = 0
+
+        /// The recency records held, live, stale and already passed: what the cache keeps beside its entries (for
+        /// tests).
+        package var footprint: Int { recency.count }
 
         /// The entry for `key`, marked as just used.
         mutating func entry(for key: Key) -> Entry? {
@@ -103,8 +108,9 @@ extension ResponseCache {
         }
 
         private mutating func compactIfNeeded() {
-            let live = recency.count - recencyStart
-            guard live > 2 * entries.count + 16 else { return }
+            // Counted from the start of the array: the pairs eviction has passed are still held until compacted
+            // (counting from `recencyStart` left them forever once every insertion evicted one entry).
+            guard recency.count > 2 * entries.count + 16 else { return }
             recency = recency[recencyStart...].filter { entries[$0.key]?.tick == $0.tick }
             recencyStart = 0
         }

@@ -11,17 +11,20 @@ import Foundation
 package final class HandleControl: Sendable {
     /// The pause/resume mechanism shared with ``DownloadTask``.
     private let driver: ResumeDriver
-    /// Where a `GET`'s body goes as it arrives, so a pause keeps it: a name in CRUDKit's private directory, which
-    /// the transport creates owner-only (see `PrivateFiles`); why not when the directory cannot be made.
-    private let file: Result<URL, CRUDError>
+    /// Where a `GET`'s body goes as it arrives, so a pause keeps it: a file in CRUDKit's private directory,
+    /// created through the directory's descriptor and read back through its own (see `PrivateFiles.KeptFile`); why
+    /// not when the directory cannot be made.
+    private let file: Result<PrivateFiles.KeptFile, CRUDError>
 
     init(paused: Bool) {
         driver = ResumeDriver(paused: paused)
-        file = Result { try PrivateFiles.newName("handle") }.mapError { $0 as? CRUDError ?? .transport(underlying: $0) }
+        file = Result { try PrivateFiles.KeptFile("handle") }.mapError {
+            $0 as? CRUDError ?? .transport(underlying: $0)
+        }
     }
 
     /// The file a `GET`'s body goes to (for tests: it is owner-only while the body arrives and gone at the end).
-    package var keptFile: URL? { try? file.get() }
+    package var keptFile: URL? { try? file.get().currentURL }
 
     // MARK: - Steering
 
@@ -35,7 +38,7 @@ package final class HandleControl: Sendable {
     /// Called once the request has completed, whichever way: removes the kept bytes.
     func end() {
         driver.end()
-        if case .success(let file) = file { try? FileManager.default.removeItem(at: file) }
+        if case .success(let file) = file { file.remove() }
     }
 
     // MARK: - Exchanges
@@ -65,7 +68,8 @@ package final class HandleControl: Sendable {
     {
         let resumable = request.method == .get ? transport as? any ResumableTransport : nil
         let limit = resumable?.maximumResponseSize ?? Int.max
-        let file = try self.file.get()
+        let kept = try self.file.get()
+        let file = kept.url
         let driver = self.driver
         let watched = TransferObserver(upload: observer.upload) { progress in
             observer.download?(progress)
@@ -74,12 +78,9 @@ package final class HandleControl: Sendable {
         var (response, fromFile) = try await driver.read(
             request, continuable: request.method == .get, transport: transport, file: file, observer: watched)
         guard fromFile else { return response }
-        if ResumeDriver.size(of: file) > limit { throw CRUDError.responseTooLarge(limit: limit) }
-        do {
-            response.body = try Data(contentsOf: file)
-        } catch {
-            throw CRUDError.transport(underlying: error)
-        }
+        if kept.size > limit { throw CRUDError.responseTooLarge(limit: limit) }
+        // Read back through the descriptor that wrote it, never by its name.
+        response.body = try kept.contents()
         return response
     }
 }

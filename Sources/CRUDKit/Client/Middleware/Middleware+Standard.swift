@@ -26,6 +26,21 @@ extension Array where Element == any Middleware {
     /// The transport is the end of the chain. A stage that is not in the list does not run: add one with
     /// `insert(_:)`, remove one with `removeAll(named:)`.
     ///
+    /// **Where a stage must be to work.** Some stages only work on one side of ``MiddlewareName/validation``, and
+    /// every `insert` (`insert(_:)`, `insert(_:before:)`, `insert(_:after:)`) puts them there, whatever place it is
+    /// given, moving them to the nearest place where they work:
+    ///
+    /// | stage | must be | because |
+    /// |---|---|---|
+    /// | ``RetryMiddleware`` | outside ``MiddlewareName/validation`` | inside, a 503 is an answer, not a failed attempt, and is never retried |
+    /// | a ``TokenRefresher`` (``MiddlewareName/tokenRefresh``) | outside ``MiddlewareName/validation`` | inside, a 401 is an answer, not the error it refreshes on: no refresh ever runs |
+    /// | ``CacheMiddleware`` | inside ``MiddlewareName/validation`` | outside, a `304 Not Modified` is already an error when it reaches the cache |
+    ///
+    /// So `insert(refresher)` puts a refresher just outside validation (after retry and logging), as does
+    /// `insert(refresher, after: .validation)`; `insert(refresher, after: .retry)` and `before: .retry` are places
+    /// where it works and are kept. The rules hold against the stages in the list when you insert: a list you
+    /// build or reorder by hand (`append`, assignment) is taken as written.
+    ///
     /// ```swift
     /// let api = API(baseURL: base).with {
     ///     $0.middleware.insert(CacheMiddleware(ResponseCache()))
@@ -42,8 +57,9 @@ extension Array where Element == any Middleware {
     ]
 
     /// Places `stage`, one of the standard stages, at its standard position (see `standard`) among the standard
-    /// stages already in the list, replacing the stage of the same name if there is one; any other middleware is
-    /// added at the end (innermost, next to the transport).
+    /// stages already in the list, replacing the stage of the same name if there is one; a ``TokenRefresher`` just
+    /// outside ``MiddlewareName/validation``, where it sees the 401 as an error (see `standard` for the stages whose
+    /// place matters); any other middleware at the end (innermost, next to the transport).
     ///
     /// It goes just before (outside) the first standard stage that comes after it in the standard order, or at the
     /// end when there is none: where it would have been had it been in the list all along (a middleware of your own
@@ -56,7 +72,7 @@ extension Array where Element == any Middleware {
         let name = stage.name
         guard stage is any StandardStage,
             let rank = Self.standardOrder.firstIndex(of: name)
-        else { return append(stage) }
+        else { return insert(stage, at: workingIndex(for: name, near: endIndex)) }
         if let existing = firstIndex(named: name) {
             self[existing] = stage
             return
@@ -65,11 +81,12 @@ extension Array where Element == any Middleware {
             guard middleware is any StandardStage else { return nil }
             return Self.standardOrder.firstIndex(of: middleware.name)
         }
-        insert(stage, at: firstIndex { rankOf($0).map { $0 > rank } ?? false } ?? endIndex)
+        let standardIndex = firstIndex { rankOf($0).map { $0 > rank } ?? false } ?? endIndex
+        insert(stage, at: workingIndex(for: name, near: standardIndex))
     }
 
     /// This list with `stage` placed by `insert(_:)`: a standard stage at its standard position (replacing the
-    /// stage of the same name), anything else at the end.
+    /// stage of the same name), a ``TokenRefresher`` just outside validation, anything else at the end.
     ///
     /// ```swift
     /// let api = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard)))

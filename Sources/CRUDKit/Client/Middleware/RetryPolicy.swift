@@ -172,8 +172,9 @@ public struct RetryPolicy: Sendable {
     /// Whether a network failure with `reason` is worth sending again: a refused or lost connection, a name not
     /// found, or an unclassified failure may go away; a ``TransportFailure/Reason/protocolViolation``
     /// (the server's bytes were not HTTP) or a ``TransportFailure/Reason/tls`` failure (an untrusted
-    /// certificate) comes back the same.
+    /// certificate) comes back the same, and a transport that was shut down
+    /// (``TransportFailure/Reason/shutDown``) sends nothing more.
     private static func isRetryable(_ reason: TransportFailure.Reason) -> Bool {
-        reason != .protocolViolation && reason != .tls
+        reason != .protocolViolation && reason != .tls && reason != .shutDown
     }
 }

@@ -40,6 +40,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Keeps collected answers within the owned client's connections per host (see ``ConnectionGate``); `nil` for a
     /// client you own, whose pool the transport does not know.
     let gate: ConnectionGate?
+    /// Whether ``shutdown()`` was called (an owned client only): every request it ends, or that comes after it,
+    /// fails with ``CRUDKit/TransportFailure/Reason/shutDown``.
+    let isShutDown = NIOLockedValueBox(false)
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
@@ -111,9 +114,36 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Shuts an owned client down, waiting for its connections to close; does nothing for a shared client.
     ///
+    /// Every request it ends — on the wire, waiting for a connection, or sent afterwards — fails with one error that
+    /// says so, `CRUDError.transport` with the reason ``CRUDKit/TransportFailure/Reason/shutDown``, which
+    /// `RetryPolicy` never retries.
+    ///
+    /// ```swift
+    /// } catch CRUDError.transport(let failure) where failure.reason == .shutDown {
+    ///     // the service is stopping
+    /// }
+    /// ```
     /// - Throws: The client's shutdown error.
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        guard ownsClient else { return }
+        isShutDown.withLockedValue { $0 = true }
+        gate?.abandonAll(because: Self.shutDownFailure(HTTPClientError.alreadyShutdown))
+        try await client.shutdown()
+    }
+
+    /// The error of a request that ``shutdown()`` ended, keeping what AsyncHTTPClient said.
+    static func shutDownFailure(_ underlying: any Error) -> CRUDError {
+        .transport(TransportFailure(.shutDown, underlying: underlying))
+    }
+
+    /// `error` as the request ends with it: ``shutDownFailure(_:)`` for a cancellation or a transport failure once
+    /// the transport is shut down (unless the caller's own task was cancelled).
+    func endingError(_ error: any Error) -> any Error {
+        guard isShutDown.withLockedValue({ $0 }), !Task.isCancelled else { return error }
+        switch error {
+        case CRUDError.cancelled, CRUDError.transport: return Self.shutDownFailure(error)
+        default: return error
+        }
     }
 
     /// Sends `request`, following redirects by CRUDKit's policy, and returns the final response.
@@ -162,7 +192,19 @@ public final class AsyncHTTPClientTransport: Transport {
     func follow(
         _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
+        do {
+            return try await following(request, observer: observer, destination: destination, appending: appending)
+        } catch {
+            throw endingError(error)
+        }
+    }
+
+    /// ``follow(_:observer:destination:appending:)`` before a shutdown's ending is named.
+    private func following(
+        _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend?
+    ) async throws -> HTTPResponse {
         try request.validate()
+        if isShutDown.withLockedValue({ $0 }) { throw Self.shutDownFailure(HTTPClientError.alreadyShutdown) }
         // An infinite or not-a-number deadline is none, as URLSessionTransport reads it.
         let limit = (request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline))
             .flatMap { $0.isFinite ? $0 : nil }

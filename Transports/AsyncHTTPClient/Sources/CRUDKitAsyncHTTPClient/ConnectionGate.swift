@@ -126,6 +126,19 @@ final class ConnectionGate: Sendable {
         waiter?.resume(throwing: error)
     }
 
+    /// Fails every request waiting, and every wait about to start, with `error` (the transport is shutting down).
+    func abandonAll(because error: any Error) {
+        let waiters = state.withLockedValue { state -> [Waiter] in
+            var waiters: [Waiter] = []
+            for host in Array(state.hosts.keys) {
+                while let waiter = state.hosts[host]?.next() { waiters.append(waiter) }
+            }
+            state.abandoned.formUnion(state.pending)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
     /// The places taken for `host` and the requests waiting for one.
     func counts(_ host: String) -> (inFlight: Int, waiting: Int) {
         state.withLockedValue { state in

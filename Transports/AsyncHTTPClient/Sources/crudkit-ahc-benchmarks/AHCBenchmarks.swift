@@ -5,6 +5,7 @@
 // of a round, the turns shuffled every round; a figure is the median of the rounds (at least 7), with the range.
 //
 //   swift run -c release crudkit-ahc-benchmarks [--smoke]
+//   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] (see Soak.swift)
 //
 // Environment, for measuring rather than reporting: AHC_BENCH_PROFILE=<client index> runs one client alone at 64 in
 // flight (for a profiler); AHC_BENCH_AB=<rounds> runs raw AsyncHTTPClient and api.get over it only, interleaved,
@@ -36,6 +37,7 @@ enum AHCBenchmarks {
     static let connections = 32
 
     static func main() async throws {
+        if CommandLine.arguments.contains("--soak") { return try await Soak.run(arguments: CommandLine.arguments) }
         let smoke = CommandLine.arguments.contains("--smoke")
         let server = try BenchmarkServer.start()
         let url = server.url.appendingPathComponent("people/1")

@@ -1,0 +1,216 @@
+// The soak: a long mixed run per transport over one loopback server — cached reads (304s), duplicate reads in flight
+// together, uploads, downloads to a file, retried 503s, deadlines that run out, and cancellations — printing the heap
+// (resident memory), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
+// and by requests, whichever comes first:
+//
+//   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] [--transport ahc|urlsession]
+import AsyncHTTPClient
+import CRUDKit
+import CRUDKitAsyncHTTPClient
+import CRUDKitTesting
+import Foundation
+import NIOConcurrencyHelpers
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Soak {
+    /// Heap in use, open descriptors and files in CRUDKit's private directory, now.
+    struct Figures: CustomStringConvertible {
+        var heapBytes: Int
+        var descriptors: Int
+        var privateFiles: Int
+
+        static func now() -> Figures {
+            // Resident memory (`/proc/self/statm`): glibc's `mallinfo2` is not in the Glibc module Swift imports.
+            let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            let heap = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+            // CRUDKit's private directories of this process: `crudkit-<pid>-…` in the temporary directory.
+            let temporary = FileManager.default.temporaryDirectory
+            let mine = ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+                .filter { $0.hasPrefix("crudkit-\(getpid())-") }
+            let files = mine.reduce(0) { count, name in
+                count
+                    + ((try? FileManager.default.contentsOfDirectory(
+                        atPath: temporary.appendingPathComponent(name).path
+                    ).count) ?? 0)
+            }
+            return Figures(heapBytes: heap, descriptors: fds, privateFiles: files)
+        }
+
+        var description: String {
+            String(format: "rss %.1f MB, fds %d, private files %d", Double(heapBytes) / 1e6, descriptors, privateFiles)
+        }
+    }
+
+    /// The kinds of request, in the order a round sends them.
+    enum Kind: String, CaseIterable {
+        case cachedRead, duplicateReads, upload, download, retried, deadline, cancelled
+    }
+
+    static func run(arguments: [String]) async throws {
+        func value(_ name: String) -> String? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        }
+        let seconds = value("--seconds").flatMap(Double.init) ?? 180
+        let limit = value("--requests").flatMap(Int.init) ?? 200_000
+        let which = value("--transport").map { [$0] } ?? ["ahc", "urlsession"]
+        let server = soakServer()
+        try server.start()
+        defer { server.stop() }
+        for name in which {
+            let transport: any Transport
+            var shutdown: (@Sendable () async throws -> Void)?
+            if name == "urlsession" {
+                transport = URLSessionTransport()
+            } else {
+                let ahc = AsyncHTTPClientTransport()
+                transport = ahc
+                shutdown = { try await ahc.shutdown() }
+            }
+            try await soak(name, transport: transport, server: server, seconds: seconds, limit: limit)
+            try await shutdown?()
+        }
+    }
+
+    /// The server: `/items/<n>` with an ETag (304 on `If-None-Match`), `/upload`, `/file` (256 KB), `/flaky`
+    /// (503 every other time), `/slow` (answers after 200 ms); it records no request.
+    static func soakServer() -> LoopbackServer {
+        let flaky = NIOLockedValueBox(0)
+        let file = Data((0..<262_144).map { UInt8(truncatingIfNeeded: $0) })
+        let respond: @Sendable (HTTPRequest) async throws -> HTTPResponse = { request in
+            let path = request.url.path
+            if path.hasPrefix("/items/") {
+                if request.headers["If-None-Match"] == "\"v1\"" {
+                    return HTTPResponse(status: 304, headers: ["ETag": "\"v1\""])
+                }
+                return HTTPResponse(
+                    status: 200, headers: ["ETag": "\"v1\"", "Content-Type": "application/json"],
+                    body: Data(#"{"id":1,"name":"soak"}"#.utf8))
+            }
+            if path == "/upload" { return HTTPResponse(status: 201, body: Data("{}".utf8)) }
+            if path == "/file" { return HTTPResponse(status: 200, body: file) }
+            if path == "/flaky" {
+                return flaky.withLockedValue { count in
+                    defer { count += 1 }; return count
+                } % 2 == 0 ? HTTPResponse(status: 503) : HTTPResponse(status: 200, body: Data("{}".utf8))
+            }
+            if path == "/slow" {
+                try await Task.sleep(for: .milliseconds(200))
+                return HTTPResponse(status: 200)
+            }
+            return HTTPResponse(status: 404)
+        }
+        // Not recording requests: the server would keep every upload's body, and the soak measures the client.
+        return LoopbackServer(recordsRequests: false) { .response(try await respond($0.httpRequest)) }
+    }
+
+    static func soak(
+        _ name: String, transport: any Transport, server: LoopbackServer, seconds: Double, limit: Int
+    ) async throws {
+        let cache = ResponseCache(byteLimit: 1 << 20)
+        let api = API(baseURL: server.baseURL, transport: transport).with {
+            $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0)))
+            $0.middleware.insert(CacheMiddleware(cache))
+        }
+        let resumable = transport as? any ResumableTransport
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-soak-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let upload = Data(count: 65_536)
+        // Warm up (connections, caches), then the start figures.
+        for _ in 0..<200 { _ = try? await api.send(Request(.get, "items/0", decoder: .response)) }
+        let start = Figures.now()
+        print("soak \(name): start: \(start)")
+        let clock = ContinuousClock()
+        let began = clock.now
+        let end = began + .milliseconds(Int(seconds * 1000))
+        var sent = 0
+        var failures: [String: Int] = [:]
+        var round = 0
+        while sent < limit, clock.now < end {
+            round += 1
+            let thisRound = round
+            // One round: 64 requests in flight, every kind.
+            let outcomes = await withTaskGroup(of: (Int, String?).self) { group in
+                for slot in 0..<64 {
+                    let kind = Kind.allCases[slot % Kind.allCases.count]
+                    let key = (thisRound * 64 + slot) % 5_000
+                    group.addTask {
+                        do {
+                            switch kind {
+                            case .cachedRead:
+                                _ = try await api.send(Request(.get, "items/\(key)", decoder: .response))
+                                return (1, nil)
+                            case .duplicateReads:
+                                async let a = api.send(Request(.get, "items/dup\(thisRound)", decoder: .response))
+                                async let b = api.send(Request(.get, "items/dup\(thisRound)", decoder: .response))
+                                _ = try await (a, b)
+                                return (2, nil)
+                            case .upload:
+                                var request = Request(.post, "upload", decoder: .response)
+                                request.body = .data(upload)
+                                _ = try await api.send(request)
+                                return (1, nil)
+                            case .download:
+                                if let resumable, slot % 2 == 0 {
+                                    let file = try await resumable.downloadTask(
+                                        HTTPRequest(url: server.baseURL.appendingPathComponent("file"))
+                                    ).finished
+                                    try? FileManager.default.removeItem(at: file)
+                                } else {
+                                    let target = destination.appendingPathExtension("\(slot)")
+                                    _ = try await transport.download(
+                                        HTTPRequest(url: server.baseURL.appendingPathComponent("file")), to: target,
+                                        observer: .none)
+                                    try? FileManager.default.removeItem(at: target)
+                                }
+                                return (1, nil)
+                            case .retried:
+                                _ = try await api.send(Request(.get, "flaky", decoder: .response))
+                                return (1, nil)
+                            case .deadline:
+                                var request = Request(.get, "slow", decoder: .response)
+                                request.deadline = 0.02
+                                _ = try? await api.send(request)
+                                return (1, nil)
+                            case .cancelled:
+                                let task = Task { try await api.send(Request(.get, "slow", decoder: .response)) }
+                                await Task.yield()
+                                task.cancel()
+                                _ = try? await task.value
+                                return (1, nil)
+                            }
+                        } catch {
+                            return (1, "\(kind.rawValue): \(error)".prefix(120).description)
+                        }
+                    }
+                }
+                var results: [(Int, String?)] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+            for (count, failure) in outcomes {
+                sent += count
+                if let failure { failures[failure, default: 0] += 1 }
+            }
+            if round % 200 == 0 {
+                let elapsed = (clock.now - began) / .seconds(1)
+                print("soak \(name): \(sent) requests, \(String(format: "%.0f", elapsed)) s: \(Figures.now())")
+            }
+        }
+        let elapsed = (clock.now - began) / .seconds(1)
+        // Idle connections and the coalescer settle; then the end figures.
+        try await Task.sleep(for: .seconds(1))
+        let finish = Figures.now()
+        print(
+            "soak \(name): end: \(finish) after \(sent) requests in \(String(format: "%.0f", elapsed)) s "
+                + "(rss \(String(format: "%+.1f", Double(finish.heapBytes - start.heapBytes) / 1e6)) MB, "
+                + "fds \(finish.descriptors - start.descriptors >= 0 ? "+" : "")\(finish.descriptors - start.descriptors), "
+                + "cache \(cache.count) entries / \(cache.totalBytes) B)")
+        let failed = failures.values.reduce(0, +)
+        print("soak \(name): \(failed) unexpected failures\(failed == 0 ? "" : ": \(failures.prefix(5))")")
+    }
+}
