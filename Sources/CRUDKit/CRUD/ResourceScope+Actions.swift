@@ -46,7 +46,10 @@ extension ResourceScope {
         if let id { segments.append(id) }
         segments += name.split(separator: "/").map(String.init)
         let endpoint = try actionEndpoint(segments)
-        return try await api.send(Request(method, endpoint, query: styled(query), body: body, decoder: decoder))
+        let template = urlTemplate(of: endpoint, member: id != nil, action: name)
+        return try await MiddlewareContext.$urlTemplate.withValue(template) {
+            try await api.send(Request(method, endpoint, query: styled(query), body: body, decoder: decoder))
+        }
     }
 }
 
