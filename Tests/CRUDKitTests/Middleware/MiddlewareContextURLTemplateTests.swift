@@ -42,7 +42,7 @@ import Testing
         let api = Self.api(stubs, seen)
         let ada = try await Person.using(api).read(id: 1234)
         _ = try await Person.using(api).list()
-        try await Person.using(api).delete(ada)
+        try await Person.using(api).delete(id: 1234)
         try await Person.using(api).action(.post, "activate", on: ada, as: .okay)
         let _: [Person] = try await Person.using(api).action(.get, "search", as: .models())
         _ = try await Post.scoped(to: ada, api: api).read(id: 9)

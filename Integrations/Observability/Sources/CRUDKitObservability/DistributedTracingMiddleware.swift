@@ -12,7 +12,7 @@ import Tracing
 /// `insertObservability(logger:metrics:tracer:)` places both.
 ///
 /// The span is named `GET /v1/people/{id}` when the route's template is known (a model operation, see
-/// ``CRUDKit/MiddlewareContext/urlTemplate``), else `GET`. Its attributes are `http.request.method`,
+/// `MiddlewareContext.urlTemplate`), else `GET`. Its attributes are `http.request.method`,
 /// `server.address`, `server.port`, `url.full` (redacted by the API's ``CRUDKit/Redaction``), `url.template`,
 /// `http.response.status_code`, `http.response.body.size`, `error.type`; a 4xx or 5xx answer or a failure sets the
 /// status to error, and a failure is recorded redacted.

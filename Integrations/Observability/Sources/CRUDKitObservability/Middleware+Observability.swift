@@ -14,7 +14,7 @@ extension Array where Element == any Middleware {
     /// backend costs next to nothing.
     ///
     /// ```swift
-    /// let api = API(baseURL: base, retryPolicy: .standard).with {
+    /// let api = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard))).with {
     ///     $0.middleware.insertObservability(logger: Logger(label: "people-client"))
     /// }
     /// ```

@@ -41,8 +41,8 @@ public struct SwiftLogMiddleware: Middleware {
         /// The default levels.
         public init() {}
 
-        /// The most detailed of the levels.
-        var lowest: Logger.Level { min(sent, success, clientError, serverError, retry, failure, cancelled) }
+        /// The most severe of the levels: a logger above it logs none of the lines.
+        var highest: Logger.Level { max(sent, success, clientError, serverError, retry, failure, cancelled) }
     }
 
     /// The logger of the API; `nil` uses the task's (`Logger.current`). A logger bound with `withLogger(_:_:)`
@@ -84,7 +84,7 @@ public struct SwiftLogMiddleware: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
         let logger = currentLogger
-        if logger.logLevel > levels.lowest { return try await next(request, context) }
+        if logger.logLevel > levels.highest { return try await next(request, context) }
         let redaction = self.redaction ?? context.api.configuration.redaction
         var metadata: Logger.Metadata = [
             HTTPClientSemantics.method: .string(request.method.rawValue),

@@ -12,7 +12,7 @@ import CoreMetrics
 /// | `http.client.active_requests` | `Meter` (in flight) | `http.request.method`, `server.address`, `server.port`, `url.template`¹ |
 /// | `http.client.response.body.size` | `Recorder` (bytes) | as the duration, without `error.type` unless set |
 ///
-/// ¹ when known (``CRUDKit/MiddlewareContext/urlTemplate``, such as `/v1/people/{id}`); ² when there is one.
+/// ¹ when known (`MiddlewareContext.urlTemplate`, such as `/v1/people/{id}`); ² when there is one.
 /// ``Stage-swift.enum/attempt``, inside the retry stage, counts `crudkit.http.client.retries` (labels method,
 /// server, port, and `error.type` of the failure retried). No label carries an id, a query, a credential or a
 /// method outside the standard ones (those are `_OTHER`), so the number of series stays bounded.
@@ -119,8 +119,10 @@ public struct SwiftMetricsMiddleware: Middleware {
         let (seconds, attoseconds) = elapsed.components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let total = nanoseconds.overflow ? Int64.max : nanoseconds.partialValue &+ attoseconds / 1_000_000_000
-        Timer(label: durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory)
-            .recordNanoseconds(max(0, total))
+        CoreMetrics.Timer(
+            label: durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory
+        )
+        .recordNanoseconds(max(0, total))
         if let response {
             Recorder(label: responseBodySizeLabel, dimensions: dimensions, factory: factory)
                 .record(response.body.count)

@@ -2,9 +2,7 @@ import CRUDKit
 import CRUDKitObservability
 import CRUDKitTesting
 import Foundation
-import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import InMemoryTracing
 import Instrumentation
 import Testing
@@ -23,17 +21,32 @@ import Tracing
         router.get("hop") { _, _ -> String in
             try await Person.using(api).read(id: 1234).name
         }
-        let app = Application(router: router)
+        let (ports, port) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                port.yield(channel.localAddress?.port ?? 0)
+                port.finish()
+            })
         let traceID = W3CInMemoryTracer.randomHex(bytes: 16)
         let callerSpanID = W3CInMemoryTracer.randomHex(bytes: 8)
-        try await app.test(.live) { client in
-            try await client.execute(
-                uri: "/hop", method: .get, headers: [HTTPField.Name("traceparent")!: "00-\(traceID)-\(callerSpanID)-01"]
-            ) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body) == "Ada")
+        let answer = try await withThrowingTaskGroup(of: Data?.self) { group in
+            group.addTask {
+                try await app.runService(gracefulShutdownSignals: [])
+                return nil
             }
+            var listening = ports.makeAsyncIterator()
+            let appPort = try #require(await listening.next())
+            // The incoming request, as another service would send it: CRUDKit without observability, the caller's
+            // traceparent set by hand.
+            let caller = API(
+                baseURL: URL(string: "http://127.0.0.1:\(appPort)")!, transport: URLSessionTransport())
+            let body: Data = try await caller.get(
+                "hop", headers: ["traceparent": "00-\(traceID)-\(callerSpanID)-01"])
+            group.cancelAll()
+            return body
         }
+        #expect(String(decoding: answer, as: UTF8.self) == "Ada")
         let spans = tracer.base.finishedSpans.filter { $0.traceID == traceID }
         let server = try #require(spans.first { $0.kind == .server })
         let clientSpan = try #require(spans.first { $0.kind == .client })

@@ -18,7 +18,7 @@ enum ReadmeObservabilitySample {
         bootstrap: Bool = false, configure: (inout APIConfiguration) -> Void = { _ in }
     ) async throws -> Person {
         // BEGIN README
-        let api = API(baseURL: base, retryPolicy: .standard).with {
+        let api = API(baseURL: base, middleware: .standard.inserting(RetryMiddleware(policy: .standard))).with {
             $0.middleware.insertObservability(logger: Logger(label: "people-client"))
         }
         // Logging: a line per attempt, redacted (sent .trace, 2xx .debug, 4xx .info, retry .notice, 5xx .warning,

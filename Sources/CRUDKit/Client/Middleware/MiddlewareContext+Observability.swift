@@ -18,8 +18,8 @@ extension MiddlewareContext {
     /// It never holds a query; OpenTelemetry calls it `url.template`.
     @TaskLocal public static var urlTemplate: String?
 
-    /// The template of the request's path (``urlTemplate-swift.type.property``), such as `/v1/people/{id}`; `nil`
-    /// when it is not known.
+    /// The template of the request's path (the task-local `MiddlewareContext.urlTemplate`), such as
+    /// `/v1/people/{id}`; `nil` when it is not known.
     public var urlTemplate: String? { Self.urlTemplate }
 }
 
