@@ -86,40 +86,46 @@ public struct SwiftLogMiddleware: Middleware {
         let logger = currentLogger
         if logger.logLevel > levels.highest { return try await next(request, context) }
         let redaction = self.redaction ?? context.api.configuration.redaction
-        var metadata: Logger.Metadata = [
-            HTTPClientSemantics.method: .string(request.method.rawValue),
-            HTTPClientSemantics.urlFull: .string(redaction.redact(request.url)),
-            "crudkit.attempt": .stringConvertible(context.attempt),
-        ]
-        if let template = context.urlTemplate { metadata[HTTPClientSemantics.urlTemplate] = .string(template) }
-        if context.attempt > 1 {
-            var retry = metadata
+        // The metadata is built only for a line the logger's level lets through (none, at `.info`, for a success).
+        func base() -> Logger.Metadata {
+            var metadata: Logger.Metadata = [
+                HTTPClientSemantics.method: .string(request.method.rawValue),
+                HTTPClientSemantics.urlFull: .string(redaction.redact(request.url)),
+                "crudkit.attempt": .stringConvertible(context.attempt),
+            ]
+            if let template = context.urlTemplate { metadata[HTTPClientSemantics.urlTemplate] = .string(template) }
+            return metadata
+        }
+        if context.attempt > 1, logger.logLevel <= levels.retry {
+            var retry = base()
             if let previous = context.previousFailures.last {
                 retry[HTTPClientSemantics.errorType] = .string(
                     HTTPClientSemantics.errorType(status: nil, failure: previous) ?? "_OTHER")
             }
             logger.log(level: levels.retry, "CRUDKit retrying request", metadata: retry)
         }
-        logger.log(level: levels.sent, "CRUDKit request sent", metadata: metadata)
+        if logger.logLevel <= levels.sent { logger.log(level: levels.sent, "CRUDKit request sent", metadata: base()) }
         let clock = context.api.configuration.clock
         let started = clock.now()
         do {
             let response = try await next(request, context)
-            answered(response, after: clock.now() - started, metadata, logger)
+            answered(response, after: clock.now() - started, base, logger)
             return response
         } catch {
             let elapsed = clock.now() - started
             if let response = (error as? CRUDError)?.response {
-                answered(response, after: elapsed, metadata, logger)
+                answered(response, after: elapsed, base, logger)
                 throw error
             }
-            metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             let type = HTTPClientSemantics.errorType(error)
+            let level = type == "cancelled" ? levels.cancelled : levels.failure
+            guard logger.logLevel <= level else { throw error }
+            var metadata = base()
+            metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             metadata[HTTPClientSemantics.errorType] = .string(type)
             if let failure = error as? CRUDError {
                 metadata["crudkit.error"] = .string(redaction.redact(failure).description)
             }
-            let level = type == "cancelled" ? levels.cancelled : levels.failure
             logger.log(level: level, "CRUDKit request failed", metadata: metadata)
             throw error
         }
@@ -127,18 +133,19 @@ public struct SwiftLogMiddleware: Middleware {
 
     /// Logs an answer at the level of its status.
     private func answered(
-        _ response: HTTPResponse, after elapsed: Duration, _ metadata: Logger.Metadata, _ logger: Logger
+        _ response: HTTPResponse, after elapsed: Duration, _ base: () -> Logger.Metadata, _ logger: Logger
     ) {
-        var metadata = metadata
-        metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
-        metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
-        metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
         let level: Logger.Level
         switch response.status {
         case 500...: level = levels.serverError
         case 400..<500: level = levels.clientError
         default: level = levels.success
         }
+        guard logger.logLevel <= level else { return }
+        var metadata = base()
+        metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
+        metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
+        metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
         if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
             metadata[HTTPClientSemantics.errorType] = .string(type)
         }
