@@ -55,6 +55,15 @@ public struct DistributedTracingMiddleware: Middleware {
     /// The logical request's span, for the attempt stage inside the retry stage.
     @TaskLocal static var requestSpan: (any Span)?
 
+    /// Whether the stage has nothing to do: no tracer and nothing to inject (the bootstrapped instrument is a no-op,
+    /// read without the cast `InstrumentationSystem.tracer` costs), and, for the attempt stage, no span to add a
+    /// retry to.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        if let tracer { return tracer is NoOpTracer }
+        let instrument = InstrumentationSystem.instrument
+        return instrument is NoOpInstrument || instrument is NoOpTracer
+    }
+
     /// Traces the request (or attempt) around sending it on through `next`.
     public func intercept(
         _ request: HTTPRequest,

@@ -77,6 +77,14 @@ public struct SwiftLogMiddleware: Middleware {
         return logger
     }
 
+    /// Whether the stage has nothing to do: the logger's level is above every level of ``levels``.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        let task = Logger.current
+        // The level only: the merged logger `currentLogger` builds is not needed to read it.
+        let level = task.label.isEmpty ? (logger?.logLevel ?? task.logLevel) : task.logLevel
+        return level > levels.highest
+    }
+
     /// Logs the attempt around sending it on through `next`.
     public func intercept(
         _ request: HTTPRequest,

@@ -55,6 +55,13 @@ public struct SwiftMetricsMiddleware: Middleware {
     /// `metrics` for the request stage, `metrics.attempt` for the attempt stage.
     public var name: MiddlewareName { stage == .request ? .metrics : .metricsAttempt }
 
+    /// Whether the stage has nothing to do: the metrics backend is swift-metrics' no-op one, or (the attempt stage)
+    /// this is a first attempt.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        if stage == .attempt, context.attempt <= 1 { return true }
+        return (factory ?? MetricsSystem.factory) is NOOPMetricsHandler
+    }
+
     /// Measures the request (or counts the retry) around sending it on through `next`.
     public func intercept(
         _ request: HTTPRequest,

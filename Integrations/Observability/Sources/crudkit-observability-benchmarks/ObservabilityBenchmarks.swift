@@ -5,6 +5,9 @@
 //
 //   swift run -c release crudkit-observability-benchmarks [--smoke]
 //
+// CRUDKIT_BENCH_ONLY=0|1|2 runs only that row (without, no-op backends, recording) for 20,000 requests and prints
+// nothing: a steady workload for a profiler (`perf record -g`, `valgrind --tool=callgrind`).
+//
 // No-op backends: the process bootstraps nothing (swift-log's default handler at `.info`, so the per-attempt
 // lines at `.trace`/`.debug` are below its level; swift-metrics' NOOPMetricsHandler; swift-distributed-tracing's
 // NoOpTracer). The row "recording" attaches backends that keep nothing but do the work a real one does per call (a
@@ -44,6 +47,10 @@ enum ObservabilityBenchmarks {
                 logger: logger, metrics: DroppingMetrics(), tracer: DroppingTracer())
         }
         let rows: [(String, API)] = [("without", plain), ("no-op backends", observed), ("recording", recording)]
+        if let only = ProcessInfo.processInfo.environment["CRUDKIT_BENCH_ONLY"].flatMap(Int.init) {
+            try await run(rows[only].1, times: batch * 4)
+            return
+        }
         // Warm up every pipeline (first-use allocations, the stub's route table).
         for (_, api) in rows { try await run(api, times: batch / 10 + 1) }
         var figures = [[Double]](repeating: [], count: rows.count)
