@@ -5,8 +5,9 @@
 //
 //   swift run -c release crudkit-observability-benchmarks [--smoke]
 //
-// CRUDKIT_BENCH_ONLY=0|1|2 runs only that row (without, no-op backends, recording) for 20,000 requests and prints
-// nothing: a steady workload for a profiler (`perf record -g`, `valgrind --tool=callgrind`).
+// CRUDKIT_BENCH_ONLY=0|1|2 runs only that row (without, no-op backends, recording) for 20,000 requests (or
+// CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for a profiler (`perf record -g`, or callgrind, whose
+// instruction counts at two counts give the instructions per request without the process's start).
 //
 // No-op backends: the process bootstraps nothing (swift-log's default handler at `.info`, so the per-attempt
 // lines at `.trace`/`.debug` are below its level; swift-metrics' NOOPMetricsHandler; swift-distributed-tracing's
@@ -48,7 +49,8 @@ enum ObservabilityBenchmarks {
         }
         let rows: [(String, API)] = [("without", plain), ("no-op backends", observed), ("recording", recording)]
         if let only = ProcessInfo.processInfo.environment["CRUDKIT_BENCH_ONLY"].flatMap(Int.init) {
-            try await run(rows[only].1, times: batch * 4)
+            let times = ProcessInfo.processInfo.environment["CRUDKIT_BENCH_COUNT"].flatMap(Int.init) ?? batch * 4
+            try await run(rows[only].1, times: times)
             return
         }
         // Warm up every pipeline (first-use allocations, the stub's route table).
