@@ -47,8 +47,11 @@ extension ResourceScope {
         segments += name.split(separator: "/").map(String.init)
         let endpoint = try actionEndpoint(segments)
         let headers = mediaHeaders(hasBody: body.isJSON)
-        return try await api.send(
-            Request(method, endpoint, query: styled(query), body: body, headers: headers, decoder: decoder))
+        let template = urlTemplate(of: endpoint, member: id != nil, action: name)
+        return try await MiddlewareContext.$urlTemplate.withValue(template) {
+            try await api.send(
+                Request(method, endpoint, query: styled(query), body: body, headers: headers, decoder: decoder))
+        }
     }
 }
 

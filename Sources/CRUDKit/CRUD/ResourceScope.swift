@@ -102,7 +102,9 @@ public struct ResourceScope<Model: CRUDResource>: Sendable {
             method, endpoint, headers: mediaHeaders(hasBody: body != nil).merging(headers), decoder: .response)
         request.query = styled(query)
         if let body { request.body = .json(body) }
-        return try await api.send(request)
+        return try await MiddlewareContext.$urlTemplate.withValue(urlTemplate(of: endpoint)) {
+            try await api.send(request)
+        }
     }
 
     /// The conventions this scope's calls follow: the model's ``CRUDResource/conventions(from:)`` of the API's.

@@ -43,11 +43,25 @@ public protocol Middleware: Sendable {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse
+
+    /// Whether this middleware would only send `request` on unchanged, doing nothing before or after; the chain
+    /// then skips it without calling ``intercept(_:context:next:)`` (no closure for the rest of the chain, no async
+    /// frame). Checked at each request, so it must be cheap and must not block; by default `false`.
+    ///
+    /// A middleware whose backend may be a no-op (a logger above every level, a no-op tracer) answers `true` for it,
+    /// so that it costs a request next to nothing.
+    /// - Parameters:
+    ///   - request: The request as the middlewares before this one left it.
+    ///   - context: What the chain knows about the request.
+    func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool
 }
 
 extension Middleware {
     /// The type's name, such as `"Envelope"`.
     public var name: MiddlewareName { MiddlewareName(String(describing: Self.self)) }
+
+    /// `false`: the middleware is called for every request.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool { false }
 }
 
 /// The name of a ``Middleware`` in a chain, by which a middleware is placed before or after another.

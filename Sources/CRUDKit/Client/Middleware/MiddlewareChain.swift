@@ -94,6 +94,13 @@ package struct MiddlewareChain: Sendable {
 
     /// Sends `request` through the steps from `index` on, then the transport.
     package func run(_ request: HTTPRequest, _ context: MiddlewareContext, at index: Int) async throws -> HTTPResponse {
+        var index = index
+        // A custom middleware with nothing to do for this request is skipped here, before any frame or closure.
+        while index < steps.count, case .custom(let middleware) = steps[index],
+            middleware.passesThrough(request, context: context)
+        {
+            index += 1
+        }
         guard index < steps.count else { return try await Self.transfer(request, context) }
         switch steps[index] {
         case .idempotencyKeys:
@@ -109,8 +116,9 @@ package struct MiddlewareChain: Sendable {
         case .coalescing(let coalescer):
             return try await CoalescingMiddleware.run(request, context, .chain(self, index + 1), coalescer: coalescer)
         case .custom(let middleware):
+            let after = index + 1
             return try await middleware.intercept(request, context: context) { request, context in
-                try await self.run(request, context, at: index + 1)
+                try await self.run(request, context, at: after)
             }
         }
     }

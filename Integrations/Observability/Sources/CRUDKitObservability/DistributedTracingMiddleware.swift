@@ -1,0 +1,154 @@
+import CRUDKit
+import Instrumentation
+import Tracing
+
+/// Traces CRUDKit's requests with swift-distributed-tracing: a client span per logical request, named and
+/// attributed after OpenTelemetry's HTTP client semantic conventions, and the current `ServiceContext` injected
+/// into the outgoing headers (W3C `traceparent` with swift-otel), so the server continues the trace.
+///
+/// Two stages of one type: ``Stage-swift.enum/request`` sits outside the retry stage and owns the span (so one span
+/// covers the retries); ``Stage-swift.enum/attempt`` sits inside it and adds an `http.retry` event per retry to that
+/// span, sets `http.request.resend_count`, and injects the context into each attempt's headers.
+/// `insertObservability(logger:metrics:tracer:)` places both.
+///
+/// The span is named `GET /v1/people/{id}` when the route's template is known (a model operation, see
+/// `MiddlewareContext.urlTemplate`), else `GET`. Its attributes are `http.request.method`,
+/// `server.address`, `server.port`, `url.full` (redacted by the API's ``CRUDKit/Redaction``), `url.template`,
+/// `http.response.status_code`, `http.response.body.size`, `error.type`; a 4xx or 5xx answer or a failure sets the
+/// status to error, and a failure is recorded redacted.
+///
+/// ```swift
+/// let api = API(baseURL: base).with { $0.middleware.insertObservability() }
+/// ```
+public struct DistributedTracingMiddleware: Middleware {
+    /// Where in the chain a ``DistributedTracingMiddleware`` runs.
+    public enum Stage: Sendable, Hashable {
+        /// Outside the retry stage: one span per logical request.
+        case request
+        /// Inside the retry stage: each attempt's retry event and propagation headers.
+        case attempt
+    }
+
+    /// Which stage this is.
+    public var stage: Stage
+    /// The tracer, which also injects the context; `nil` uses the bootstrapped `InstrumentationSystem.tracer` (and
+    /// `InstrumentationSystem.instrument` for injection), read at each request.
+    public var tracer: (any Tracer)?
+    /// What the span's `url.full` and recorded errors never show in clear; `nil` uses the API's
+    /// ``CRUDKit/APIConfiguration/redaction``.
+    public var redaction: Redaction?
+
+    /// Creates a stage.
+    /// - Parameters:
+    ///   - stage: ``Stage-swift.enum/request`` (outside the retry stage) or ``Stage-swift.enum/attempt`` (inside).
+    ///   - tracer: The tracer; `nil` uses the bootstrapped one.
+    ///   - redaction: What spans never show in clear; `nil` uses the API's.
+    public init(_ stage: Stage = .request, tracer: (any Tracer)? = nil, redaction: Redaction? = nil) {
+        self.stage = stage
+        self.tracer = tracer
+        self.redaction = redaction
+    }
+
+    /// `tracing` for the request stage, `tracing.attempt` for the attempt stage.
+    public var name: MiddlewareName { stage == .request ? .tracing : .tracingAttempt }
+
+    /// The logical request's span, for the attempt stage inside the retry stage.
+    @TaskLocal static var requestSpan: (any Span)?
+
+    /// Whether the stage has nothing to do: no tracer and nothing to inject (the bootstrapped instrument is a no-op,
+    /// read without the cast `InstrumentationSystem.tracer` costs), and, for the attempt stage, no span to add a
+    /// retry to.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        if let tracer { return tracer is NoOpTracer }
+        let instrument = InstrumentationSystem.instrument
+        return instrument is NoOpInstrument || instrument is NoOpTracer
+    }
+
+    /// Traces the request (or attempt) around sending it on through `next`.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse {
+        let tracer = self.tracer ?? InstrumentationSystem.tracer
+        switch stage {
+        case .request:
+            if tracer is NoOpTracer { return try await Self.propagating(request, context, next, self.tracer) }
+            return try await traceRequest(request, context, next, tracer)
+        case .attempt:
+            if let span = Self.requestSpan, context.attempt > 1 {
+                span.attributes[HTTPClientSemantics.resendCount] = context.attempt - 1
+                var event = SpanEvent(name: "http.retry")
+                event.attributes[HTTPClientSemantics.resendCount] = context.attempt - 1
+                if let previous = context.previousFailures.last {
+                    event.attributes[HTTPClientSemantics.errorType] =
+                        HTTPClientSemantics.errorType(status: nil, failure: previous) ?? "_OTHER"
+                }
+                span.addEvent(event)
+            }
+            return try await Self.propagating(request, context, next, self.tracer)
+        }
+    }
+
+    /// Sends `request` on with the current context injected into its headers, unless there is nothing to inject.
+    private static func propagating(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareNext, _ tracer: (any Tracer)?
+    ) async throws -> HTTPResponse {
+        let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
+        guard !(instrument is NoOpTracer || instrument is NoOpInstrument), let current = ServiceContext.current
+        else { return try await next(request, context) }
+        var request = request
+        instrument.inject(current, into: &request.headers, using: HTTPHeadersInjector())
+        return try await next(request, context)
+    }
+
+    private func traceRequest(
+        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: @escaping MiddlewareNext, _ tracer: any Tracer
+    ) async throws -> HTTPResponse {
+        let method = HTTPClientSemantics.method(request)
+        let template = context.urlTemplate
+        let span = tracer.startSpan(
+            template.map { method + " " + $0 } ?? method, context: ServiceContext.current ?? .topLevel,
+            ofKind: .client)
+        defer { span.end() }
+        let redaction = self.redaction ?? context.api.configuration.redaction
+        span.updateAttributes { attributes in
+            attributes[HTTPClientSemantics.method] = method
+            attributes[HTTPClientSemantics.serverAddress] = HTTPClientSemantics.serverAddress(request.url)
+            attributes[HTTPClientSemantics.serverPort] = HTTPClientSemantics.serverPort(request.url)
+            attributes[HTTPClientSemantics.urlFull] = redaction.redact(request.url)
+            if let template { attributes[HTTPClientSemantics.urlTemplate] = template }
+        }
+        do {
+            let response = try await ServiceContext.withValue(span.context) {
+                try await Self.$requestSpan.withValue(span) {
+                    try await Self.propagating(request, context, next, self.tracer)
+                }
+            }
+            span.attributes[HTTPClientSemantics.status] = response.status
+            span.attributes[HTTPClientSemantics.responseBodySize] = response.body.count
+            if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
+                span.attributes[HTTPClientSemantics.errorType] = type
+                span.setStatus(SpanStatus(code: .error))
+            }
+            return response
+        } catch {
+            if let status = (error as? CRUDError)?.status {
+                span.attributes[HTTPClientSemantics.status] = status
+            }
+            span.attributes[HTTPClientSemantics.errorType] = HTTPClientSemantics.errorType(error)
+            span.setStatus(SpanStatus(code: .error))
+            if let failure = error as? CRUDError {
+                span.recordError(redaction.redact(failure))
+            }
+            throw error
+        }
+    }
+}
+
+extension MiddlewareName {
+    /// The name of ``DistributedTracingMiddleware``'s request stage.
+    public static let tracing = MiddlewareName("tracing")
+    /// The name of ``DistributedTracingMiddleware``'s attempt stage.
+    public static let tracingAttempt = MiddlewareName("tracing.attempt")
+}

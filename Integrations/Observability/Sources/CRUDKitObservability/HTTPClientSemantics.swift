@@ -1,0 +1,77 @@
+import CRUDKit
+import Foundation
+import Instrumentation
+
+/// Names and values of OpenTelemetry's HTTP client semantic conventions, shared by the three stages; none of them
+/// carries an id, a query or a credential (the path is only ever the template, ``MiddlewareContext/urlTemplate``).
+enum HTTPClientSemantics {
+    static let method = "http.request.method"
+    static let status = "http.response.status_code"
+    static let serverAddress = "server.address"
+    static let serverPort = "server.port"
+    static let errorType = "error.type"
+    static let urlFull = "url.full"
+    static let urlTemplate = "url.template"
+    static let resendCount = "http.request.resend_count"
+    static let responseBodySize = "http.response.body.size"
+
+    /// The methods the conventions name; any other is `_OTHER` (an attacker-chosen method must not make a series).
+    private static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+    ]
+
+    /// The method as a label value: a known method, else `_OTHER`.
+    static func method(_ request: HTTPRequest) -> String {
+        let raw = request.method.rawValue
+        return knownMethods.contains(raw) ? raw : "_OTHER"
+    }
+
+    /// The host the request goes to, without credentials or port.
+    static func serverAddress(_ url: URL) -> String { url.host ?? "" }
+
+    /// The port the request goes to, the scheme's default when the URL names none.
+    static func serverPort(_ url: URL) -> Int {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+
+    /// `error.type`: the status of a 4xx/5xx answer, else a low-cardinality name of the failure; `nil` on success.
+    static func errorType(status: Int?, failure: CRUDError?) -> String? {
+        if let status = failure?.status ?? status, status >= 400 { return String(status) }
+        guard let failure else { return nil }
+        switch failure {
+        case .invalidRequest: return "invalid_request"
+        case .transport(let transport):
+            switch transport.reason {
+            case .cannotConnect: return "cannot_connect"
+            case .hostNotFound: return "host_not_found"
+            case .connectionLost: return "connection_lost"
+            case .tls: return "tls"
+            case .protocolViolation: return "protocol_violation"
+            default: return "transport"
+            }
+        case .timedOut: return "timeout"
+        case .cancelled: return "cancelled"
+        case .responseTooLarge: return "response_too_large"
+        case .tooManyRedirects: return "too_many_redirects"
+        case .decoding: return "decoding"
+        case .incompleteList: return "incomplete_list"
+        case .httpStatus, .conflict, .validation: return "validation"
+        case .writeAccepted: return "write_accepted"
+        }
+    }
+
+    /// `error.type` of an error thrown down the chain: a ``CRUDError``'s name, else the error's type name (never its
+    /// description, which may hold anything).
+    static func errorType(_ failure: any Error) -> String {
+        if let crud = failure as? CRUDError { return errorType(status: nil, failure: crud) ?? "_OTHER" }
+        if Task.isCancelled || failure is CancellationError { return "cancelled" }
+        return String(describing: type(of: failure))
+    }
+}
+
+/// Writes propagation headers (W3C `traceparent`, …) into a request's headers for an `Instrument`.
+struct HTTPHeadersInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout HTTPHeaders) {
+        carrier[key] = value
+    }
+}

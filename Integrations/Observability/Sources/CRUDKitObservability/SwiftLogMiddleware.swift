@@ -1,0 +1,175 @@
+import CRUDKit
+import Logging
+
+/// Logs each attempt of CRUDKit's requests to a swift-log `Logger`: sent, answered, retried and failed, with
+/// structured metadata, redacted by the API's ``CRUDKit/Redaction`` exactly as CRUDKit's own descriptions are.
+///
+/// It sits inside the retry stage (`insertObservability(logger:metrics:tracer:)` puts it there), so each attempt
+/// is a line of its own and a retry is logged as it starts. The metadata keys follow OpenTelemetry's names where
+/// there is one: `http.request.method`, `url.full` (redacted), `url.template` (when known),
+/// `http.response.status_code`, `http.response.body.size`, `error.type`, plus `crudkit.attempt` (from 1) and
+/// `crudkit.duration` (seconds, from sending to the answer or failure). The default levels (``Levels``): sent at
+/// `.trace`, 2xx and 3xx at `.debug`, 4xx at `.info`, a retry at `.notice`, 5xx at `.warning`, a transport error or
+/// timeout at `.error`, a cancellation at `.debug`.
+///
+/// The logger: one bound for the task with swift-log's `withLogger(_:_:)` wins (a logger per request); otherwise
+/// ``logger`` (one per API), with the metadata the task added by `withLogger(mergingMetadata:_:)` (a request id,
+/// say); otherwise `Logger.current`.
+///
+/// ```swift
+/// let api = API(baseURL: base).with { $0.middleware.insertObservability(logger: Logger(label: "people-client")) }
+/// try await withLogger(mergingMetadata: ["request.id": "\(id)"]) { _ in try await Person.using(api).read(id: 12) }
+/// ```
+public struct SwiftLogMiddleware: Middleware {
+    /// The level of each kind of line.
+    public struct Levels: Sendable, Hashable {
+        /// An attempt handed to the transport.
+        public var sent: Logger.Level = .trace
+        /// A 1xx, 2xx or 3xx answer.
+        public var success: Logger.Level = .debug
+        /// A 4xx answer.
+        public var clientError: Logger.Level = .info
+        /// A 5xx answer.
+        public var serverError: Logger.Level = .warning
+        /// A retry, logged as the next attempt starts (with the failure retried).
+        public var retry: Logger.Level = .notice
+        /// A failure without an answer: transport error, timeout, too many redirects, a response too large.
+        public var failure: Logger.Level = .error
+        /// A cancelled attempt.
+        public var cancelled: Logger.Level = .debug
+
+        /// The default levels.
+        public init() {}
+
+        /// The most severe of the levels: a logger above it logs none of the lines.
+        var highest: Logger.Level { max(sent, success, clientError, serverError, retry, failure, cancelled) }
+    }
+
+    /// The logger of the API; `nil` uses the task's (`Logger.current`). A logger bound with `withLogger(_:_:)`
+    /// wins over it for the requests sent inside.
+    public var logger: Logger?
+    /// The level of each kind of line.
+    public var levels: Levels
+    /// What the lines never show in clear; `nil` uses the API's ``CRUDKit/APIConfiguration/redaction``.
+    public var redaction: Redaction?
+
+    /// Creates the stage.
+    /// - Parameters:
+    ///   - logger: The API's logger; `nil` uses the task's.
+    ///   - levels: The level of each kind of line.
+    ///   - redaction: What the lines never show in clear; `nil` uses the API's.
+    public init(logger: Logger? = nil, levels: Levels = Levels(), redaction: Redaction? = nil) {
+        self.logger = logger
+        self.levels = levels
+        self.redaction = redaction
+    }
+
+    /// `swiftLog`.
+    public var name: MiddlewareName { .swiftLog }
+
+    /// The logger for a request: the task's bound one, else ours with the task's metadata, else the task's.
+    var currentLogger: Logger {
+        let task = Logger.current
+        // swift-log's unbound task logger has an empty label (its documented "no withLogger scope" signal).
+        if !task.label.isEmpty { return task }
+        guard var logger else { return task }
+        for (key, value) in task.handler.metadata { logger[metadataKey: key] = value }
+        return logger
+    }
+
+    /// Whether the stage has nothing to do: the logger's level is above every level of ``levels``.
+    public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        let task = Logger.current
+        // The level only: the merged logger `currentLogger` builds is not needed to read it.
+        let level = task.label.isEmpty ? (logger?.logLevel ?? task.logLevel) : task.logLevel
+        return level > levels.highest
+    }
+
+    /// Logs the attempt around sending it on through `next`.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: MiddlewareContext,
+        next: @escaping MiddlewareNext
+    ) async throws -> HTTPResponse {
+        let logger = currentLogger
+        if logger.logLevel > levels.highest { return try await next(request, context) }
+        let redaction = self.redaction ?? context.api.configuration.redaction
+        // The metadata is built only for a line the logger's level lets through (none, at `.info`, for a success).
+        func base() -> Logger.Metadata {
+            var metadata: Logger.Metadata = [
+                HTTPClientSemantics.method: .string(request.method.rawValue),
+                HTTPClientSemantics.urlFull: .string(redaction.redact(request.url)),
+                "crudkit.attempt": .stringConvertible(context.attempt),
+            ]
+            if let template = context.urlTemplate { metadata[HTTPClientSemantics.urlTemplate] = .string(template) }
+            return metadata
+        }
+        if context.attempt > 1, logger.logLevel <= levels.retry {
+            var retry = base()
+            if let previous = context.previousFailures.last {
+                retry[HTTPClientSemantics.errorType] = .string(
+                    HTTPClientSemantics.errorType(status: nil, failure: previous) ?? "_OTHER")
+            }
+            logger.log(level: levels.retry, "CRUDKit retrying request", metadata: retry)
+        }
+        if logger.logLevel <= levels.sent { logger.log(level: levels.sent, "CRUDKit request sent", metadata: base()) }
+        let clock = context.api.configuration.clock
+        let started = clock.now()
+        do {
+            let response = try await next(request, context)
+            answered(response, after: clock.now() - started, base, logger)
+            return response
+        } catch {
+            let elapsed = clock.now() - started
+            if let response = (error as? CRUDError)?.response {
+                answered(response, after: elapsed, base, logger)
+                throw error
+            }
+            let type = HTTPClientSemantics.errorType(error)
+            let level = type == "cancelled" ? levels.cancelled : levels.failure
+            guard logger.logLevel <= level else { throw error }
+            var metadata = base()
+            metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
+            metadata[HTTPClientSemantics.errorType] = .string(type)
+            if let failure = error as? CRUDError {
+                metadata["crudkit.error"] = .string(redaction.redact(failure).description)
+            }
+            logger.log(level: level, "CRUDKit request failed", metadata: metadata)
+            throw error
+        }
+    }
+
+    /// Logs an answer at the level of its status.
+    private func answered(
+        _ response: HTTPResponse, after elapsed: Duration, _ base: () -> Logger.Metadata, _ logger: Logger
+    ) {
+        let level: Logger.Level
+        switch response.status {
+        case 500...: level = levels.serverError
+        case 400..<500: level = levels.clientError
+        default: level = levels.success
+        }
+        guard logger.logLevel <= level else { return }
+        var metadata = base()
+        metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
+        metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
+        metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
+        if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
+            metadata[HTTPClientSemantics.errorType] = .string(type)
+        }
+        logger.log(level: level, "CRUDKit response received", metadata: metadata)
+    }
+
+    /// `elapsed` in seconds, to the microsecond.
+    private static func seconds(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = max(elapsed, .zero).components
+        let micros = attoseconds / 1_000_000_000_000
+        let fraction = String(micros)
+        return "\(seconds)." + String(repeating: "0", count: max(0, 6 - fraction.count)) + fraction
+    }
+}
+
+extension MiddlewareName {
+    /// The name of ``SwiftLogMiddleware``.
+    public static let swiftLog = MiddlewareName("swiftLog")
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+extension MiddlewareContext {
+    /// The low-cardinality template of the request's path, such as `/v1/people/{id}`, when CRUDKit knows it; set
+    /// for the calls in which it runs.
+    ///
+    /// A model operation sets it (the model's collection path, `{id}` for the member's id and `{parent_id}` for a
+    /// parent's, with the base URL's path in front), so a metric or span can name the route without the ids:
+    /// `GET /v1/people/{id}` rather than `GET /v1/people/1234`. A plain `api.get("people/12")` leaves it `nil`;
+    /// name such a route yourself for the requests sent inside `operation`:
+    ///
+    /// ```swift
+    /// let avatar = try await MiddlewareContext.$urlTemplate.withValue("/v1/people/{id}/avatar") {
+    ///     try await api.get("people/\(id)/avatar", as: Data.self)
+    /// }
+    /// ```
+    ///
+    /// It never holds a query; OpenTelemetry calls it `url.template`.
+    @TaskLocal public static var urlTemplate: String?
+
+    /// The template of the request's path (the task-local `MiddlewareContext.urlTemplate`), such as
+    /// `/v1/people/{id}`; `nil` when it is not known.
+    public var urlTemplate: String? { Self.urlTemplate }
+}
+
+extension ResourceScope {
+    /// The template of `endpoint`, an endpoint this scope built: the parent's id as `{parent_id}`, the segment after
+    /// the model's collection path as `{id}` when `member` says there is one (`nil`: when one segment follows it).
+    func urlTemplate(of endpoint: Endpoint, member: Bool? = nil, action: String? = nil) -> String? {
+        guard case .segments(let segments) = endpoint, segments.starts(with: parentSegments) else { return nil }
+        var parts = Array(parentSegments.dropLast())
+        if !parentSegments.isEmpty { parts.append("{parent_id}") }
+        var rest = segments.dropFirst(parentSegments.count)
+        let collection = CRUDOperation.allCases.lazy
+            .map { Model.path(for: $0).split(separator: "/").map(String.init) }
+            .filter { rest.starts(with: $0) }
+            .max { $0.count < $1.count }
+        guard let collection else { return nil }
+        parts += collection
+        rest = rest.dropFirst(collection.count)
+        let actionParts = action.map { $0.split(separator: "/").map(String.init) } ?? []
+        if member ?? (rest.count == 1), !rest.isEmpty {
+            parts.append("{id}")
+            rest = rest.dropFirst()
+        }
+        guard Array(rest) == actionParts else { return nil }
+        parts += actionParts
+        var base = api.configuration.baseURL?.path ?? ""
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/" + parts.joined(separator: "/")
+    }
+}
