@@ -61,7 +61,7 @@ public final class DownloadTask: Sendable {
         // A download without a destination goes to CRUDKit's private directory; a directory or a symbolic link at
         // the destination fails the download before any byte is requested (see `PrivateFiles`).
         var refusal: CRUDError?
-        var target = destination ?? FileManager.default.temporaryDirectory
+        let target = destination ?? FileManager.default.temporaryDirectory
         var kept: PrivateFiles.KeptFile?
         do {
             if let destination {
