@@ -101,12 +101,17 @@ final class GateTransport: Transport {
     }
 }
 
-/// Waits, yielding, until `condition` holds; gives up when the test is cancelled (by the suites' time limit), so a
-/// wait that never succeeds fails the test instead of spinning on.
-func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+/// Waits, yielding, until `condition` holds; gives up with a failure after `limit` (five times as long under a
+/// sanitizer) or when the test is cancelled (by the suites' time limit), so a wait that never succeeds fails the
+/// test with a message instead of spinning on.
+func waitUntil(
+    _ what: String = "the condition", within limit: Duration = .seconds(20),
+    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    let giveUp = ContinuousClock.now + (TestEnvironment.underSanitizer ? limit * 5 : limit)
     while !condition() {
-        if Task.isCancelled {
-            Issue.record("the condition never held", sourceLocation: sourceLocation)
+        if Task.isCancelled || ContinuousClock.now > giveUp {
+            Issue.record("\(what) never held", sourceLocation: sourceLocation)
             return
         }
         await Task.yield()

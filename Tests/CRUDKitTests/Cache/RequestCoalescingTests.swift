@@ -165,7 +165,10 @@ import Testing
     // MARK: - Each caller's own deadline
 
     @Test func aCallerWhoJoinsLateWaitsWithItsOwnDeadline() async throws {
-        // Given a server that holds its answer until the test opens the gate, and reads with a 0.6 s deadline
+        // Given a server that holds its answer until the test opens the gate, and caller A reading with a deadline
+        // of 2 s. Nothing here depends on how fast the machine is: B joins once the server has A's request (so the
+        // shared exchange is registered), and A's deadline only has to outlast B's join, a task start away (the
+        // join is awaited with a bound, and a B that missed the exchange would show as a second request).
         let gate = Promise<Void>()
         let arrived = Promise<Void>()
         let server = LoopbackServer { _ in
@@ -177,24 +180,26 @@ import Testing
         try server.start()
         defer { server.stop() }
         let api = API(baseURL: server.baseURL)
-        var read = Request<StubPerson>(.get, "people/1")
-        read.deadline = 0.6
-        // When caller A starts, and an identical caller B joins 0.45 s later,
-        let started = ContinuousClock.now
-        let first = Task { [read] in try await api.send(read) }
+        var readA = Request<StubPerson>(.get, "people/1")
+        readA.deadline = 2
+        var readB = readA
+        readB.deadline = 120
+        // When A starts, and an identical caller B (deadline 120 s) joins once the server has A's request,
+        let first = Task { [readA] in try await api.send(readA) }
         try await arrived.future.value
-        try await Task.sleep(until: started + .milliseconds(450), clock: .continuous)
-        let second = Task { [read] in try await api.send(read) }
-        await waitUntil { api.coalescer.waitingCallers == 2 }
-        // Then A ends at its own deadline,
+        let second = Task { [readB] in try await api.send(readB) }
+        await waitUntil("B joining A's exchange", within: .seconds(60)) { api.coalescer.waitingCallers == 2 }
+        // Then A ends at its own deadline (2 s after it started),
         let firstError = await crudError { try await first.value }
-        #expect(firstError.map { "\($0)" } == "\(CRUDError.timedOut(.deadline(0.6)))")
-        // B keeps waiting for the exchange, which goes on for it, and gets the answer (well before its own deadline
-        // at 1.05 s).
+        #expect(firstError.map { "\($0)" } == "\(CRUDError.timedOut(.deadline(2)))")
+        // and B keeps waiting for the exchange, which goes on for it, and gets the answer. Were B held to A's
+        // deadline (the exchange sent with A's deadline, as before, or every waiter ended when the first one's
+        // timer fires), the exchange would have ended at A's deadline, which has passed by now: B would have failed
+        // with `timedOut(.deadline(2))`, no caller would still wait, and `second.value` would throw.
         #expect(api.coalescer.waitingCallers == 1)
         gate.succeed(())
         #expect(try await second.value.firstName == "Ada")
-        #expect(server.requests.count == 1)
+        #expect(server.requests.count == 1, "B sent its own request: it joined after A's exchange had ended")
     }
 
     @Test func aSharedExchangeEndsWhenItsLastCallersDeadlinePasses() async throws {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import CRUDKit
@@ -6,6 +7,18 @@ import Testing
 /// An error the tests fail futures with.
 struct TestError: Error, Equatable {
     var code = 0
+}
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's cooperative pool:
+/// a long synchronous loop run on the pool (two threads on a two-core machine) starves the tasks of every other
+/// suite running in parallel. Check the returned value with `#expect` back in the test: an expectation on the
+/// thread itself would not be attributed to the test.
+func onOwnThread<Value: Sendable>(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { (finished: CheckedContinuation<Value, Never>) in
+        let thread = Thread { finished.resume(returning: body()) }
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
+    }
 }
 
 /// Collects values from callbacks running on any thread.
