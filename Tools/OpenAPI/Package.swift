@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// crudkit-openapi: CRUDKit models from a server's OpenAPI document. Its own package so that the root CRUDKit
+// package keeps no dependencies; the root is used (by path) only by the tests that compile generated code.
+let package = Package(
+    name: "CRUDKitOpenAPI",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CRUDKitOpenAPI", targets: ["CRUDKitOpenAPI"]),
+        .executable(name: "crudkit-openapi", targets: ["crudkit-openapi"]),
+        .plugin(name: "CRUDKitOpenAPIPlugin", targets: ["CRUDKitOpenAPIPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(name: "CRUDKit", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "CRUDKitOpenAPI",
+            dependencies: [
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "crudkit-openapi",
+            dependencies: [
+                "CRUDKitOpenAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "crudkit-openapi-bench", dependencies: ["CRUDKitOpenAPI"]),
+        .plugin(
+            name: "CRUDKitOpenAPIPlugin",
+            capability: .buildTool(),
+            dependencies: ["crudkit-openapi"]
+        ),
+        .testTarget(
+            name: "CRUDKitOpenAPITests",
+            dependencies: ["CRUDKitOpenAPI", .product(name: "CRUDKit", package: "CRUDKit")],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .plugin {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
+}

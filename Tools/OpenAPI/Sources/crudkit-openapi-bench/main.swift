@@ -1,0 +1,39 @@
+import CRUDKitOpenAPI
+import Foundation
+
+// crudkit-openapi-bench: generation time beside OpenAPIKit's parse time alone, for synthetic documents of 100
+// and 1,000 schemas (`swift run -c release crudkit-openapi-bench [--write DIR]`). With `--write DIR` it also
+// writes each document and its generated models under DIR for a compile measurement.
+let arguments = CommandLine.arguments
+let writeFolder = arguments.firstIndex(of: "--write").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let sizes = [100, 1_000]
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+print("schemas  bytes     OpenAPIKit parse  generate (incl. parse)  files")
+for size in sizes {
+    let document = SyntheticDocument.json(schemas: size)
+    var parse = Double.infinity
+    var generate = Double.infinity
+    var result: GenerationResult?
+    for _ in 0..<3 {
+        parse = min(parse, try seconds { try Generator.validate(document) })
+        generate = min(generate, try seconds { result = try Generator.generate(document) })
+    }
+    let files = result?.files.count ?? 0
+    print(
+        String(
+            format: "%7d  %8d  %14.3f s  %20.3f s  %5d", size, document.count, parse, generate, files))
+    if let writeFolder, let result {
+        let folder = URL(fileURLWithPath: writeFolder).appendingPathComponent("schemas-\(size)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try document.write(to: folder.appendingPathComponent("openapi.json"))
+        let sources = folder.appendingPathComponent("Models")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try Writer.write(result.files, to: sources, removingOthers: true)
+    }
+}

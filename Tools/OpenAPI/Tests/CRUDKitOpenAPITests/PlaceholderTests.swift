@@ -1,0 +1,4 @@
+import Testing
+import CRUDKit
+import CRUDKitOpenAPI
+@Suite struct PlaceholderTests { @Test func x() {} }
