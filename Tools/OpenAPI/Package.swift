@@ -39,9 +39,25 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["crudkit-openapi"]
         ),
+        // The generator's output for the two fixtures, committed as snapshots and compiled: the tests check that
+        // generating again gives the same bytes, and use the models against a stub server.
+        .target(
+            name: "OpenAPISnapshotPeople30",
+            dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
+            path: "Tests/Snapshots/People30"
+        ),
+        .target(
+            name: "OpenAPISnapshotPets31",
+            dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
+            path: "Tests/Snapshots/Pets31"
+        ),
         .testTarget(
             name: "CRUDKitOpenAPITests",
-            dependencies: ["CRUDKitOpenAPI", .product(name: "CRUDKit", package: "CRUDKit")],
+            dependencies: [
+                "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31",
+                .product(name: "CRUDKit", package: "CRUDKit"),
+                .product(name: "CRUDKitTesting", package: "CRUDKit"),
+            ],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -101,7 +101,7 @@ extension SwiftEmitter {
                 "}",
             ]
         }
-        return lines.joined(separator: "\n") + "\n"
+        return Self.wrapped(lines).joined(separator: "\n") + "\n"
     }
 
     /// The custom actions of a resource, in an extension.
@@ -128,8 +128,13 @@ extension SwiftEmitter {
             let prefix = action.onMember ? "" : "static "
             lines.append("    \(access) \(prefix)func \(action.name)(\(parameters.joined(separator: ", "))) async throws -> \(result) {")
             let body = action.bodyType == nil ? "" : ", body: .json(body)"
-            lines.append("        try await action(")
-            lines.append("            .\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))")
+            let call = "try await action(.\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))"
+            if call.count + 8 <= 120 {
+                lines.append("        \(call)")
+            } else {
+                lines.append("        try await action(")
+                lines.append("            .\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))")
+            }
             lines.append("    }")
         }
         lines.append("}")

@@ -19,7 +19,29 @@ struct SwiftEmitter {
             lines.append("")
             lines += actionLines(structure.name, resource)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return Self.wrapped(lines).joined(separator: "\n") + "\n"
+    }
+
+    /// Doc comment lines longer than 120 columns, broken at spaces.
+    static func wrapped(_ lines: [String]) -> [String] {
+        var result: [String] = []
+        for line in lines {
+            guard line.count > 120, let range = line.range(of: "/// ") else {
+                result.append(line)
+                continue
+            }
+            let prefix = String(line[..<range.upperBound])
+            var current = prefix
+            for word in line[range.upperBound...].split(separator: " ", omittingEmptySubsequences: false) {
+                if current.count + word.count + 1 > 120, current != prefix {
+                    result.append(String(current.dropLast(current.hasSuffix(" ") ? 1 : 0)))
+                    current = prefix
+                }
+                current += word + " "
+            }
+            result.append(String(current.dropLast(current.hasSuffix(" ") ? 1 : 0)))
+        }
+        return result
     }
 
     func lines(for declaration: Declaration, indent: String) -> [String] {
@@ -263,7 +285,7 @@ struct SwiftEmitter {
             }
             used.insert(SwiftNames.bare(name))
             names.append((raw, name))
-            lines.append("\(inner)/// `\(raw.replacingOccurrences(of: "`", with: "'"))`.")
+            lines.append(raw.isEmpty ? "\(inner)/// The empty string." : "\(inner)/// `\(raw.replacingOccurrences(of: "`", with: "'"))`.")
             lines.append("\(inner)case \(name)")
         }
         lines.append("\(inner)/// A value the document does not list.")

@@ -1,4 +1,0 @@
-import Testing
-import CRUDKit
-import CRUDKitOpenAPI
-@Suite struct PlaceholderTests { @Test func x() {} }
