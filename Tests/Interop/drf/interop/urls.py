@@ -12,3 +12,12 @@ router.register(r"secure/people", BasicSecurePersonViewSet, basename="basic-secu
 router.register(r"profiles", ProfileViewSet, basename="profile")
 
 urlpatterns = router.urls
+
+# /api/schema/: the OpenAPI document (drf-spectacular), when it is installed (see settings.py).
+try:
+    from django.urls import path
+    from drf_spectacular.views import SpectacularAPIView
+except ImportError:
+    pass
+else:
+    urlpatterns += [path("api/schema/", SpectacularAPIView.as_view(), name="schema")]

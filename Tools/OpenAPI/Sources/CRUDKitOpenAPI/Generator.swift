@@ -111,7 +111,8 @@ public enum Generator {
             title: root["info"]?["title"]?.string, version: root["info"]?["version"]?.string,
             conventions: conventions, problemDetails: ConventionsDetector(mapper: mapper).usesProblemDetails(),
             calendarDate: mapper.needsCalendarDate)
-        let diagnostics = mapper.diagnostics
+        var seen: Set<Diagnostic> = []
+        let diagnostics = mapper.diagnostics.filter { seen.insert($0).inserted }
         if options.strict, !diagnostics.isEmpty { throw GeneratorError.strict(diagnostics) }
         return GenerationResult(
             files: files.keys.sorted().map { GeneratedFile(name: $0, contents: files[$0] ?? "") },

@@ -108,6 +108,17 @@ extension SchemaMapper {
             mapped.nullable = mapped.nullable || nullable
             return mapped
         }
+        // Members that all read as the same plain type (DRF's `email`: an email string or an empty one) are it.
+        var scratch: [Declaration] = []
+        let mappedMembers = members.map {
+            type(for: $0.element, pointer: Pointer.join(pointer, keyword, String($0.offset)), hint: hint,
+                nested: &scratch)
+        }
+        if scratch.isEmpty, let first = mappedMembers.first, mappedMembers.allSatisfy({ $0.type == first.type }),
+            first.type != "JSON"
+        {
+            return MappedType(type: first.type, nullable: nullable || mappedMembers.contains { $0.nullable })
+        }
         let kinds = Set(members.map { typeNames(resolve($0.element, pointer: pointer).node).first ?? "" })
         if kinds == ["number", "string"] || kinds == ["integer", "number", "string"] {
             return MappedType(type: "Decimal", nullable: nullable)

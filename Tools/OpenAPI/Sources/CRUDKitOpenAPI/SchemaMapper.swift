@@ -228,8 +228,8 @@ final class SchemaMapper {
         for member in readMembers {
             var hint = SwiftNames.typeName(member.key)
             if hint == name { hint += "Value" }
-            let mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
-            let flags = permissions(member.schema)
+            var mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
+            var flags = permissions(member.schema)
             var encoded = !flags.readOnly
             var required = member.required
             var nullable = mapped.nullable
@@ -239,8 +239,15 @@ final class SchemaMapper {
                     let requestNullable = isNullable(requestMember.schema)
                     nullable = nullable || requestNullable
                     required = required && requestMember.required
+                    // FastAPI reads a Decimal as a number or a string and writes it as a string.
+                    var scratch: [Declaration] = []
+                    let written = type(
+                        for: requestMember.schema, pointer: requestMember.pointer, hint: hint, nested: &scratch)
+                    if mapped.type == "String", written.type == "Decimal" { mapped.type = "Decimal" }
                 } else {
+                    // Not in what writes send: the server's own, as if readOnly (FastAPI marks nothing readOnly).
                     encoded = false
+                    flags.readOnly = true
                 }
             }
             let shape = Self.shape(

@@ -6,7 +6,9 @@ import Foundation
 // writes each document and its generated models under DIR for a compile measurement.
 let arguments = CommandLine.arguments
 let writeFolder = arguments.firstIndex(of: "--write").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let sizes = [100, 1_000]
+let sizes =
+    arguments.firstIndex(of: "--sizes").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [100, 1_000]
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
