@@ -28,8 +28,17 @@ cleanup() {
 trap cleanup EXIT
 
 say "building and testing Tools/OpenAPI"
-(cd "$tool" && swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | grep -E 'error|warning: ' | grep -v '/.build/checkouts/' || true)
-(cd "$tool" && swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null)
+log="$(mktemp)"
+(cd "$tool" && swift build --build-tests 2>&1 | tee "$log")
+# Warnings as errors for the package's own code only (as .ci/ahc.sh does): `-warnings-as-errors` on the command
+# line would rebuild OpenAPIKit and Yams with it. CI builds from a clean clone, so every own file's warnings print.
+own_warnings=$(grep -E "^$tool/(Sources|Tests|Plugins)/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | sort -u || true)
+rm -f "$log"
+if [[ -n "$own_warnings" ]]; then
+    say "warnings in Tools/OpenAPI (treated as errors):"
+    echo "$own_warnings" >&2
+    exit 1
+fi
 (cd "$tool" && swift test --skip-build)
 
 if [[ -z "${CRUDKIT_DRF_URL:-}" ]]; then
@@ -92,7 +101,7 @@ SWIFT
 
 say "compiling the generated models (warnings are errors)"
 start=$(date +%s)
-(cd "$scratch" && swift build -Xswiftc -warnings-as-errors)
+(cd "$scratch" && swift build -Xswiftc -warnings-as-errors 2>&1 | tail -n 5)
 say "compiled in $(( $(date +%s) - start )) s"
 
 say "running the CRUD walk"
