@@ -30,7 +30,9 @@ func walkDRF(_ base: URL) async throws {
     let people = DRFModels.Person.using(api)
     var ada = try await people.create(
         DRFModels.Person(firstName: "Ada", lastName: "Lovelace", age: .value(36), favoriteColor: .value("green")))
-    check(ada.id != nil && ada.createdAt != nil, "create: id \(ada.id.map(String.init) ?? "nil") and created_at read back")
+    check(
+        ada.id != nil && ada.createdAt != nil, "create: id \(ada.id.map(String.init) ?? "nil") and created_at read back"
+    )
     let id = try require(ada.id)
     let read = try await people.read(id: id)
     check(read == ada, "read: the same value")
@@ -51,15 +53,20 @@ func walkDRF(_ base: URL) async throws {
     var cleared = afterPatch
     cleared.favoriteColor = .null
     let afterClear = try await people.update(cleared, from: afterPatch)
-    check(afterClear.favoriteColor == .null && (try await people.read(id: id)).favoriteColor == .null, "clear a nullable field")
+    check(
+        afterClear.favoriteColor == .null && (try await people.read(id: id)).favoriteColor == .null,
+        "clear a nullable field")
     ada = afterClear
     let posts = DRFModels.Post.scoped(to: ada, api: api)
     let post = try await posts.create(DRFModels.Post(title: "Notes", body: "On the engine"))
     let listed = try await posts.list()
     check(post.person == id && listed.map(\.id) == [post.id], "nested create/list")
-    if let error = await expectStatus(400, "field errors", {
-        _ = try await people.create(DRFModels.Person(firstName: "", lastName: "X"))
-    }) {
+    if let error = await expectStatus(
+        400, "field errors",
+        {
+            _ = try await people.create(DRFModels.Person(firstName: "", lastName: "X"))
+        })
+    {
         check(api.serverErrors(in: error)?.fieldErrors["first_name"]?.isEmpty == false, "400 names first_name")
     }
     try await people.delete(id: id)
@@ -103,10 +110,15 @@ func walkFastAPI(_ base: URL) async throws {
     let post = try await posts.create(PostOut(title: "COBOL"))
     let listed = try await posts.list()
     check(post.personId == id && listed.map(\.id) == [post.id], "nested create/list")
-    if let error = await expectStatus(422, "field errors", {
-        _ = try await people.create(PersonOut(firstName: "", lastName: "X"))
-    }) {
-        check(api.serverErrors(in: error)?.fieldErrors.keys.contains { $0.contains("first_name") } == true, "422 names first_name")
+    if let error = await expectStatus(
+        422, "field errors",
+        {
+            _ = try await people.create(PersonOut(firstName: "", lastName: "X"))
+        })
+    {
+        check(
+            api.serverErrors(in: error)?.fieldErrors.keys.contains { $0.contains("first_name") } == true,
+            "422 names first_name")
     }
     try await people.delete(id: id)
     _ = await expectStatus(404, "read after delete", { _ = try await people.read(id: id) })

@@ -70,7 +70,9 @@ public enum Generator {
     /// - Throws: ``GeneratorError/invalidDocument(_:)`` for a document OpenAPIKit rejects,
     ///   ``GeneratorError/unknownResource(_:)`` for an `only` name that is not a resource, and
     ///   ``GeneratorError/strict(_:)`` in strict mode when there are diagnostics.
-    public static func generate(_ data: Data, options: GeneratorOptions = GeneratorOptions()) throws
+    public static func generate(
+        _ data: Data, options: GeneratorOptions = GeneratorOptions()
+    ) throws
         -> GenerationResult
     {
         try validate(data)

@@ -16,7 +16,8 @@ extension ResourceBuilder {
         for (entry, subpath, onMember) in found.actions {
             if nested {
                 mapper.note(
-                    entry.pointer, "an action of a nested collection is not generated; call "
+                    entry.pointer,
+                    "an action of a nested collection is not generated; call "
                         + "`\(model).scoped(to: parent).action(…)` with this path")
                 continue
             }
@@ -42,7 +43,8 @@ extension ResourceBuilder {
                 var nestedDeclarations: [Declaration] = []
                 var bodyType: String?
                 if let body = requestSchema(operation, pointer: pointer) {
-                    let mapped = mapper.type(for: body.node, pointer: body.pointer, hint: hint + "Body",
+                    let mapped = mapper.type(
+                        for: body.node, pointer: body.pointer, hint: hint + "Body",
                         nested: &nestedDeclarations)
                     bodyType = mapped.type
                 }
@@ -59,7 +61,8 @@ extension ResourceBuilder {
                         isModels = true
                         resultType = "[\(model)]"
                     } else {
-                        let mapped = mapper.type(for: answer.node, pointer: answer.pointer, hint: hint + "Result",
+                        let mapped = mapper.type(
+                            for: answer.node, pointer: answer.pointer, hint: hint + "Result",
                             nested: &nestedDeclarations)
                         resultType = mapped.nullable && mapped.type != "JSON" ? mapped.type + "?" : mapped.type
                     }
@@ -87,7 +90,9 @@ extension SchemaMapper {
     /// Sets the resource of a component's declared struct (its actions are known only after other types).
     func attach(_ resource: ResourceInfo, to key: String) {
         guard case .structure(var structure) = declarations[key] else {
-            note(Pointer.join("#/components/schemas", key), "the resource's schema is not an object; no model is generated")
+            note(
+                Pointer.join("#/components/schemas", key),
+                "the resource's schema is not an object; no model is generated")
             return
         }
         structure.resource = resource

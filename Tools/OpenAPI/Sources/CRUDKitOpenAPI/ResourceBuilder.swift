@@ -59,7 +59,9 @@ struct ResourceBuilder {
     }
 
     /// The item schema of a list answer and the envelope around it.
-    func listItems(_ schema: (node: Node, pointer: String)) -> (
+    func listItems(
+        _ schema: (node: Node, pointer: String)
+    ) -> (
         item: (node: Node, pointer: String)?, envelope: ConventionsDetector.Envelope?
     ) {
         let (resolved, at) = mapper.resolve(schema.node, pointer: schema.pointer)
@@ -108,7 +110,8 @@ struct ResourceBuilder {
             var requestKey = request.flatMap { referencedKey($0.node) }
             if let request, requestKey == nil, key != nil {
                 mapper.note(
-                    request.pointer, "an inline request schema is not merged into the model; writes send the "
+                    request.pointer,
+                    "an inline request schema is not merged into the model; writes send the "
                         + "read schema's fields that are not readOnly")
                 requestKey = nil
             }
@@ -121,7 +124,8 @@ struct ResourceBuilder {
                 pathSegments = Array(segments[(lastParameter + 1)...])
                 if parent == nil {
                     mapper.note(
-                        entry.pointer, "no resource at \(parentKey)/{…}: the model's path is the segments after it, "
+                        entry.pointer,
+                        "no resource at \(parentKey)/{…}: the model's path is the segments after it, "
                             + "to be reached with a scope you build by hand")
                 }
             }
@@ -231,7 +235,9 @@ struct ResourceBuilder {
 
     func pathParameter(_ entry: ResourceExtractor.PathEntry) -> (node: Node, pointer: String)? {
         guard let name = entry.segments.last?.dropFirst().dropLast().description else { return nil }
-        var lists: [(Node, String)] = [(entry.item["parameters"] ?? .array([]), Pointer.join(entry.pointer, "parameters"))]
+        var lists: [(Node, String)] = [
+            (entry.item["parameters"] ?? .array([]), Pointer.join(entry.pointer, "parameters"))
+        ]
         for method in ResourceExtractor.methods {
             if let list = entry.item[method]?["parameters"] {
                 lists.append((list, Pointer.join(entry.pointer, method, "parameters")))

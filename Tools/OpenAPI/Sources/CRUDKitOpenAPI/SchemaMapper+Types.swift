@@ -69,7 +69,8 @@ extension SchemaMapper {
                 let value = type(
                     for: extra, pointer: Pointer.join(pointer, "additionalProperties"), hint: hint + "Value",
                     nested: &nested)
-                return MappedType(type: "[String: \(value.nullable ? value.type + "?" : value.type)]", nullable: nullable)
+                return MappedType(
+                    type: "[String: \(value.nullable ? value.type + "?" : value.type)]", nullable: nullable)
             }
             if types.first == "object" { return MappedType(type: "[String: JSON]", nullable: nullable) }
             // No type at all: any JSON value.
@@ -103,7 +104,8 @@ extension SchemaMapper {
         let members = all.enumerated().filter { !isNullSchema($0.element) && !isBlankSchema($0.element) }
         if members.count == 1 {
             let (index, member) = members[0]
-            var mapped = type(for: member, pointer: Pointer.join(pointer, keyword, String(index)), hint: hint,
+            var mapped = type(
+                for: member, pointer: Pointer.join(pointer, keyword, String(index)), hint: hint,
                 nested: &nested)
             mapped.nullable = mapped.nullable || nullable
             return mapped
@@ -111,7 +113,8 @@ extension SchemaMapper {
         // Members that all read as the same plain type (DRF's `email`: an email string or an empty one) are it.
         var scratch: [Declaration] = []
         let mappedMembers = members.map {
-            type(for: $0.element, pointer: Pointer.join(pointer, keyword, String($0.offset)), hint: hint,
+            type(
+                for: $0.element, pointer: Pointer.join(pointer, keyword, String($0.offset)), hint: hint,
                 nested: &scratch)
         }
         if scratch.isEmpty, let first = mappedMembers.first, mappedMembers.allSatisfy({ $0.type == first.type }),
@@ -138,14 +141,17 @@ extension SchemaMapper {
         }
         let keyword = schema["oneOf"] != nil ? "oneOf" : "anyOf"
         var cases: [UnionCase] = []
-        var mapping: [(String, String)] = discriminator["mapping"]?.members.compactMap { member in
-            member.value.string.map { (member.key, $0) }
-        } ?? []
+        var mapping: [(String, String)] =
+            discriminator["mapping"]?.members.compactMap { member in
+                member.value.string.map { (member.key, $0) }
+            } ?? []
         if mapping.isEmpty {
             for member in schema[keyword]?.items ?? [] {
                 guard let reference = member["$ref"]?.string, let key = componentKey(ofReference: reference) else {
-                    note(pointer, "a \(keyword) member that is not a $ref cannot be told apart by its discriminator; "
-                        + "its values decode as `unknown`")
+                    note(
+                        pointer,
+                        "a \(keyword) member that is not a $ref cannot be told apart by its discriminator; "
+                            + "its values decode as `unknown`")
                     continue
                 }
                 mapping.append((key, reference))
@@ -154,8 +160,10 @@ extension SchemaMapper {
         var used: Set<String> = []
         for (value, reference) in mapping {
             guard let key = componentKey(ofReference: reference) else {
-                note(pointer, "discriminator value \"\(value)\" maps to \(reference), which is not a component schema; "
-                    + "it decodes as `unknown`")
+                note(
+                    pointer,
+                    "discriminator value \"\(value)\" maps to \(reference), which is not a component schema; "
+                        + "it decodes as `unknown`")
                 continue
             }
             var caseName = SwiftNames.caseName(value)

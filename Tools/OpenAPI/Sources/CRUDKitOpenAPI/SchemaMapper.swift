@@ -207,7 +207,8 @@ final class SchemaMapper {
         if let key = componentKey, let requestKey = requestKey ?? requestSchemas[key], requestKey != key,
             let requestSchema = root["components"]?["schemas"]?[requestKey]
         {
-            requestMembers = members(of: requestSchema, pointer: Pointer.join("#/components/schemas", requestKey))
+            requestMembers =
+                members(of: requestSchema, pointer: Pointer.join("#/components/schemas", requestKey))
                 .members
         }
         var nested: [Declaration] = []

@@ -8,13 +8,19 @@ extension SwiftEmitter {
     ) -> String {
         var lines = Self.header
         let name = [title, version].compactMap { $0 }.joined(separator: " ")
-        lines.append("/// What the OpenAPI document\(name.isEmpty ? "" : " of \(name.replacingOccurrences(of: "\n", with: " "))") says about its server.")
+        lines.append(
+            "/// What the OpenAPI document\(name.isEmpty ? "" : " of \(name.replacingOccurrences(of: "\n", with: " "))") says about its server."
+        )
         lines.append("\(access) enum APIDocument {")
-        lines.append("    /// The conventions the document shows: `APIConventions\(conventions.swift)`, with keys as the document")
+        lines.append(
+            "    /// The conventions the document shows: `APIConventions\(conventions.swift)`, with keys as the document"
+        )
         lines.append("    /// spells them (every model's `CodingKeys`; nothing is converted from snake_case).")
         lines.append("    ///")
         lines.append("    /// ```swift")
-        lines.append("    /// let api = API(baseURL: URL(string: \"https://api.example.com\")!, conventions: APIDocument.conventions)")
+        lines.append(
+            "    /// let api = API(baseURL: URL(string: \"https://api.example.com\")!, conventions: APIDocument.conventions)"
+        )
         lines.append("    /// ```")
         lines.append("    \(access) static let conventions = APIConventions\(conventions.swift).with {")
         lines.append("        $0.coding.convertsSnakeCase = false")
@@ -117,8 +123,11 @@ extension SwiftEmitter {
             parameters.append("query: FormParameters = [:]")
             let result = action.resultType ?? "Okay"
             let decoder =
-                action.resultIsModel ? ".model()" : action.resultIsModels ? ".models()"
-                : action.resultType == nil ? ".okay" : ".decodable(\(result).self)"
+                action.resultIsModel
+                ? ".model()"
+                : action.resultIsModels
+                    ? ".models()"
+                    : action.resultType == nil ? ".okay" : ".decodable(\(result).self)"
             lines.append("    /// - Parameters:")
             if action.bodyType != nil { lines.append("    ///   - body: The request body.") }
             lines.append("    ///   - query: Query parameters.")
@@ -126,14 +135,19 @@ extension SwiftEmitter {
             lines.append("    /// - Throws: `CRUDError`.")
             lines.append("    @discardableResult")
             let prefix = action.onMember ? "" : "static "
-            lines.append("    \(access) \(prefix)func \(action.name)(\(parameters.joined(separator: ", "))) async throws -> \(result) {")
+            lines.append(
+                "    \(access) \(prefix)func \(action.name)(\(parameters.joined(separator: ", "))) async throws -> \(result) {"
+            )
             let body = action.bodyType == nil ? "" : ", body: .json(body)"
-            let call = "try await action(.\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))"
+            let call =
+                "try await action(.\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))"
             if call.count + 8 <= 120 {
                 lines.append("        \(call)")
             } else {
                 lines.append("        try await action(")
-                lines.append("            .\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))")
+                lines.append(
+                    "            .\(action.method), \(SwiftNames.literal(action.subpath)), query: query\(body), as: \(decoder))"
+                )
             }
             lines.append("    }")
         }

@@ -75,7 +75,9 @@ struct SwiftEmitter {
             let verbs = resource.conformances.joined(separator: ", ")
             lines.append("\(indent)/// The resource at \(spelled): \(verbs.isEmpty ? "no operations" : verbs).")
             if let parent = resource.parent {
-                lines.append("\(indent)/// Reached under a `\(parent)`: `\(structure.name).scoped(to: \(SwiftNames.propertyName(parent)))`.")
+                lines.append(
+                    "\(indent)/// Reached under a `\(parent)`: `\(structure.name).scoped(to: \(SwiftNames.propertyName(parent)))`."
+                )
             }
             conformances += resource.conformances
             if let key = resource.idProperty, let index = properties.firstIndex(where: { $0.key == key }) {
@@ -83,7 +85,8 @@ struct SwiftEmitter {
                     properties[index].shape = .optional
                 }
                 if SwiftNames.bare(properties[index].name) != "id" {
-                    computedID = "\(inner)/// The id: `\(properties[index].name)`.\n\(inner)\(access) var id: \(properties[index].type)? { \(properties[index].name) }"
+                    computedID =
+                        "\(inner)/// The id: `\(properties[index].name)`.\n\(inner)\(access) var id: \(properties[index].type)? { \(properties[index].name) }"
                 }
             } else {
                 storedID = resource.idType
@@ -113,7 +116,9 @@ struct SwiftEmitter {
         lines += codingLines(structure, properties: properties, storedID: storedID, indent: inner)
         if let resource = structure.resource {
             lines.append("")
-            lines.append("\(inner)/// Keys exactly as the document spells them (the `CodingKeys`, never converted), and the paths")
+            lines.append(
+                "\(inner)/// Keys exactly as the document spells them (the `CodingKeys`, never converted), and the paths"
+            )
             lines.append("\(inner)/// and pages as the document shows them.")
             lines.append("\(inner)/// - Parameter api: The conventions of the API the call goes through.")
             lines.append("\(inner)/// - Returns: Those conventions with this model's changes.")
@@ -137,7 +142,8 @@ struct SwiftEmitter {
         return lines
     }
 
-    func initializerLines(_ structure: Structure, properties: [Property], storedID: String?, indent: String) -> [String] {
+    func initializerLines(_ structure: Structure, properties: [Property], storedID: String?, indent: String) -> [String]
+    {
         var parameters: [String] = []
         var assignments: [String] = []
         if let storedID {
@@ -211,24 +217,30 @@ struct SwiftEmitter {
             case .value:
                 lines.append("\(body)self.\(name) = try container.decode(\(property.type).self, forKey: \(key))")
             case .nullable, .optional:
-                lines.append("\(body)self.\(name) = try container.decodeIfPresent(\(property.type).self, forKey: \(key))")
+                lines.append(
+                    "\(body)self.\(name) = try container.decodeIfPresent(\(property.type).self, forKey: \(key))")
             case .attribute:
-                lines.append("\(body)self.\(name) = try container.decode(\(property.declaredType).self, forKey: \(key))")
+                lines.append(
+                    "\(body)self.\(name) = try container.decode(\(property.declaredType).self, forKey: \(key))")
             }
         }
         if structure.additionalType != nil {
             let type = structure.additionalType ?? "JSON"
             lines.append("\(body)let extra = try decoder.container(keyedBy: AnyCodingKey.self)")
             lines.append("\(body)var additionalProperties: [String: \(type)] = [:]")
-            lines.append("\(body)for key in extra.allKeys where \(keyed ? "CodingKeys(stringValue: key.stringValue) == nil" : "true") {")
-            lines.append("\(body)    additionalProperties[key.stringValue] = try extra.decode(\(type).self, forKey: key)")
+            lines.append(
+                "\(body)for key in extra.allKeys where \(keyed ? "CodingKeys(stringValue: key.stringValue) == nil" : "true") {"
+            )
+            lines.append(
+                "\(body)    additionalProperties[key.stringValue] = try extra.decode(\(type).self, forKey: key)")
             lines.append("\(body)}")
             lines.append("\(body)self.additionalProperties = additionalProperties")
         }
         lines.append("\(indent)}")
         lines.append("")
         // Encoding.
-        lines.append("\(indent)/// Writes the value; `readOnly` properties and properties the request schema does not have are")
+        lines.append(
+            "\(indent)/// Writes the value; `readOnly` properties and properties the request schema does not have are")
         lines.append("\(indent)/// never sent, and a `nil` property that may not be `null` is left out.")
         lines.append("\(indent)/// - Parameter encoder: The encoder.")
         lines.append("\(indent)/// - Throws: `EncodingError` when a value cannot be written.")
@@ -271,7 +283,8 @@ struct SwiftEmitter {
         let inner = indent + "    "
         var lines = docLines(value.description, fallback: "`\(value.name)` in the document.", indent: indent)
         lines.append("\(indent)///")
-        lines.append("\(indent)/// A value the document does not list decodes as `unknown` and is written back as it came.")
+        lines.append(
+            "\(indent)/// A value the document does not list decodes as `unknown` and is written back as it came.")
         lines.append("\(indent)\(access) enum \(value.name): RawRepresentable, Codable, Hashable, Sendable {")
         var names: [(String, String)] = []
         var used: Set<String> = ["unknown"]
@@ -285,7 +298,10 @@ struct SwiftEmitter {
             }
             used.insert(SwiftNames.bare(name))
             names.append((raw, name))
-            lines.append(raw.isEmpty ? "\(inner)/// The empty string." : "\(inner)/// `\(raw.replacingOccurrences(of: "`", with: "'"))`.")
+            lines.append(
+                raw.isEmpty
+                    ? "\(inner)/// The empty string." : "\(inner)/// `\(raw.replacingOccurrences(of: "`", with: "'"))`."
+            )
             lines.append("\(inner)case \(name)")
         }
         lines.append("\(inner)/// A value the document does not list.")
@@ -334,7 +350,8 @@ struct SwiftEmitter {
         let inner = indent + "    "
         var lines = docLines(value.description, fallback: "`\(value.name)` in the document.", indent: indent)
         lines.append("\(indent)///")
-        lines.append("\(indent)/// One of several schemas, told apart by `\(value.key)`; an unlisted kind is kept as `unknown`.")
+        lines.append(
+            "\(indent)/// One of several schemas, told apart by `\(value.key)`; an unlisted kind is kept as `unknown`.")
         lines.append("\(indent)\(access) enum \(value.name): Codable, Hashable, Sendable {")
         for item in value.cases {
             lines.append("\(inner)/// `\(value.key)` is `\(item.value)`.")
@@ -348,9 +365,13 @@ struct SwiftEmitter {
         lines.append("\(inner)/// - Throws: `DecodingError` when the payload does not match its schema.")
         lines.append("\(inner)\(access) init(from decoder: any Decoder) throws {")
         lines.append("\(inner)    let container = try decoder.container(keyedBy: AnyCodingKey.self)")
-        lines.append("\(inner)    switch try container.decodeIfPresent(String.self, forKey: AnyCodingKey(\(SwiftNames.literal(value.key)))) {")
+        lines.append(
+            "\(inner)    switch try container.decodeIfPresent(String.self, forKey: AnyCodingKey(\(SwiftNames.literal(value.key)))) {"
+        )
         for item in value.cases {
-            lines.append("\(inner)    case \(SwiftNames.literal(item.value)): self = .\(item.name)(try \(item.type)(from: decoder))")
+            lines.append(
+                "\(inner)    case \(SwiftNames.literal(item.value)): self = .\(item.name)(try \(item.type)(from: decoder))"
+            )
         }
         lines.append("\(inner)    default: self = .unknown(try JSON(from: decoder))")
         lines.append("\(inner)    }")

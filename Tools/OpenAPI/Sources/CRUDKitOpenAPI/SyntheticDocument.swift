@@ -24,7 +24,9 @@ public enum SyntheticDocument {
                     """)
                 continue
             }
-            let reference = index > 0 && index % 50 != 0 ? ", \"previous\": {\"$ref\": \"#/components/schemas/Thing\(index - 1)\"}" : ""
+            let reference =
+                index > 0 && index % 50 != 0
+                ? ", \"previous\": {\"$ref\": \"#/components/schemas/Thing\(index - 1)\"}" : ""
             components.append(
                 """
                 "\(name)": {"type": "object", "description": "Thing number \(index).", \

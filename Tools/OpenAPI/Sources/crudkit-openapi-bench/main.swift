@@ -5,7 +5,9 @@ import Foundation
 // and 1,000 schemas (`swift run -c release crudkit-openapi-bench [--write DIR]`). With `--write DIR` it also
 // writes each document and its generated models under DIR for a compile measurement.
 let arguments = CommandLine.arguments
-let writeFolder = arguments.firstIndex(of: "--write").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let writeFolder = arguments.firstIndex(of: "--write").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
 let sizes =
     arguments.firstIndex(of: "--sizes").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [100, 1_000]

@@ -26,7 +26,10 @@ struct Generate: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write the Swift files to (created if needed).")
     var output: String
 
-    @Option(help: "The conventions preset: drf, rails, fastapi, vapor, laravel, jsonapi or standard (default: recognized from the document).")
+    @Option(
+        help:
+            "The conventions preset: drf, rails, fastapi, vapor, laravel, jsonapi or standard (default: recognized from the document)."
+    )
     var conventions: GeneratorOptions.Conventions?
 
     @Option(help: "Only these collections, comma-separated (people,posts).")
@@ -53,7 +56,9 @@ struct Generate: ParsableCommand {
             options = try Configuration.read(URL(fileURLWithPath: config), into: options)
         }
         if let conventions { options.conventions = conventions }
-        if let only { options.only = only.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        if let only {
+            options.only = only.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
         if strict { options.strict = true }
         let data = try Data(contentsOf: URL(fileURLWithPath: document))
         let result: GenerationResult
@@ -68,11 +73,14 @@ struct Generate: ParsableCommand {
             return
         }
         for diagnostic in result.diagnostics {
-            FileHandle.standardError.write(Data("warning: \(document)\(diagnostic.pointer): \(diagnostic.message)\n".utf8))
+            FileHandle.standardError.write(
+                Data("warning: \(document)\(diagnostic.pointer): \(diagnostic.message)\n".utf8))
         }
         let folder = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let written = try Writer.write(result.files, to: folder, removingOthers: clean)
-        print("crudkit-openapi: \(result.files.count) files (\(written) changed) in \(output), conventions \(result.conventions.rawValue), \(result.diagnostics.count) diagnostic(s)")
+        print(
+            "crudkit-openapi: \(result.files.count) files (\(written) changed) in \(output), conventions \(result.conventions.rawValue), \(result.diagnostics.count) diagnostic(s)"
+        )
     }
 }

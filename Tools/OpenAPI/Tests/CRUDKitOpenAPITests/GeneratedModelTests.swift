@@ -119,7 +119,10 @@ import Testing
         let api = API(baseURL: URL(string: "https://api.example.com/api")!, conventions: .standard, transport: stubs)
         _ = stubs.on(.get, "people") { request in
             if request.recorded.query["page"] == "2" {
-                return .json(text: #"{"count": 2, "next": null, "previous": null, "results": [\#(Self.adaText.replacingOccurrences(of: "\"id\": 1", with: "\"id\": 2"))]}"#)
+                return .json(
+                    text:
+                        #"{"count": 2, "next": null, "previous": null, "results": [\#(Self.adaText.replacingOccurrences(of: "\"id\": 1", with: "\"id\": 2"))]}"#
+                )
             }
             return .json(
                 text: #"{"count": 2, "next": "https://api.example.com/api/people/?page=2", "previous": null, "#
@@ -133,7 +136,10 @@ import Testing
         let owner = "5B8E2B4C-7C33-4E6B-9B1F-7A1B2C3D4E5F"
         _ = stubs.on(
             .get, "owners/:id",
-            .json(text: #"{"id": "\#(owner)", "name": "Ann", "joined": "2020-02-29", "nickname": null, "rating": "4.5", "last_seen": null}"#))
+            .json(
+                text:
+                    #"{"id": "\#(owner)", "name": "Ann", "joined": "2020-02-29", "nickname": null, "rating": "4.5", "last_seen": null}"#
+            ))
         let read = try await Owner.using(api).read(id: try #require(UUID(uuidString: owner)))
         #expect(read.joined == CalendarDate(year: 2020, month: 2, day: 29))
         #expect(read.nickname == .null)

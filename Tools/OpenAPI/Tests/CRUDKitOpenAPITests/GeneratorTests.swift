@@ -80,9 +80,11 @@ import Testing
         let laravelMeta = #""meta": {"type": "object", "properties": {"current_page": {"type": "integer"}}}"#
         #expect(try envelope(#""data": {"type": "array"}, "links": {"type": "object"}, "# + laravelMeta) == .laravel)
         #expect(try envelope(#""data": {"type": "array"}, "links": {"type": "object"}"#) == .jsonapi)
-        let chosen = try Generator.generate(Self.fixture("pets-3.1.json"), options: GeneratorOptions(conventions: .rails))
+        let chosen = try Generator.generate(
+            Self.fixture("pets-3.1.json"), options: GeneratorOptions(conventions: .rails))
         #expect(chosen.conventions == .rails)
-        #expect(chosen.files.first { $0.name == "APIDocument.swift" }?.contents.contains("APIConventions.rails") == true)
+        #expect(
+            chosen.files.first { $0.name == "APIDocument.swift" }?.contents.contains("APIConventions.rails") == true)
     }
 
     @Test func aDocumentOfHundredsOfSchemasGenerates() throws {
