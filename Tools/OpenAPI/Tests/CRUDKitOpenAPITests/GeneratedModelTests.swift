@@ -94,7 +94,7 @@ import Testing
 
     @Test func aNestedCollectionIsReachedThroughItsParent() async throws {
         _ = stubs.on(.post, "people/:id/posts") { request in
-            .json(["id": "5B8E2B4C-7C33-4E6B-9B1F-7A1B2C3D4E5F", "title": request.json["title"] ?? nil], status: 201)
+            .json(["id": "5B8E2B4C-7C33-4E6B-9B1F-7A1B2C3D4E5F", "title": request.json["title"]], status: 201)
         }
         let parent = Person(id: 7, firstName: "Ada", idNumber: "X")
         let post = try await Post.scoped(to: parent, api: api).create(
@@ -152,7 +152,7 @@ import Testing
     @Test func anIdNamedByThePathParameterIsTheModelsId() async throws {
         let owner = Owner(id: UUID(), name: "Ann", joined: CalendarDate(year: 2020, month: 1, day: 1))
         _ = stubs.on(.patch, "owners/:o/animals/:a") { request in
-            .json(["animal_id": 3, "name": request.json["name"] ?? nil, "species": "hamster"])
+            .json(["animal_id": 3, "name": request.json["name"], "species": "hamster"])
         }
         let before = AnimalOut(animalId: 3, name: "Rex", species: .dog)
         var after = before
