@@ -6,7 +6,7 @@
 #      unless CRUDKIT_DRF_URL is set, and takes its schema from /api/schema/ (OpenAPI 3.0).
 #   3. Starts the FastAPI app of Tests/Interop/fastapi (its own venv in .build-interop-fastapi) on a free
 #      loopback port and takes /openapi.json (OpenAPI 3.1).
-#   4. Generates models from both (--strict for FastAPI's; DRF's has one diagnostic: /api/schema/ itself), plus a
+#   4. Generates models from both (DRF: one diagnostic, /api/schema/ itself; FastAPI: one, its ValidationError.loc items kept as JSON), plus a
 #      synthetic document of 400 schemas, into a scratch package (.build-openapi-scratch), compiles them with the
 #      CRUD walk of Tools/OpenAPI/Interop/Walk and runs the walk against both servers.
 # Stops what it started. Needs Swift 6, Python 3.10+ with venv/pip, PyPI and curl.
@@ -74,7 +74,7 @@ mkdir -p "$scratch/Sources/openapi-walk"
 curl -sf "$CRUDKIT_DRF_URL/api/schema/?format=json" -o "$scratch/drf-openapi.json"
 generator="$(cd "$tool" && swift build --show-bin-path)/crudkit-openapi"
 "$generator" generate "$scratch/drf-openapi.json" --output "$scratch/Sources/DRFModels" --clean
-"$generator" generate "$fastapi_state/openapi.json" --output "$scratch/Sources/FastAPIModels" --clean --strict
+"$generator" generate "$fastapi_state/openapi.json" --output "$scratch/Sources/FastAPIModels" --clean
 bench="$(cd "$tool" && swift build --show-bin-path)/crudkit-openapi-bench"
 (cd "$tool" && swift build --product crudkit-openapi-bench >/dev/null)
 "$bench" --write "$scratch/synthetic" --sizes 400
