@@ -75,7 +75,7 @@ public enum Generator {
     ) throws
         -> GenerationResult
     {
-        try validate(data)
+        if options.validates { try validate(data) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw GeneratorError.invalidDocument("not UTF-8")
         }

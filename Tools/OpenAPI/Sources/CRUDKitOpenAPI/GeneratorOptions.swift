@@ -43,6 +43,9 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var strict: Bool
     /// The access level of generated declarations: `"public"` (the default) or `"internal"`.
     public var accessLevel: String
+    /// Whether the document is first decoded and checked by OpenAPIKit (default `true`); `false` skips that check
+    /// (the benchmark's "generation alone", and tests of the mapping on documents already known to be valid).
+    public var validates: Bool = true
 
     /// Options.
     /// - Parameters:

@@ -88,7 +88,11 @@ import Testing
     }
 
     @Test func aDocumentOfHundredsOfSchemasGenerates() throws {
-        let result = try Generator.generate(SyntheticDocument.json(schemas: 400))
+        // OpenAPIKit's own check is skipped here (in a debug build it takes most of a minute on this document);
+        // .ci/openapi.sh generates the same document with it, through the command, and compiles the models.
+        var options = GeneratorOptions()
+        options.validates = false
+        let result = try Generator.generate(SyntheticDocument.json(schemas: 400), options: options)
         #expect(result.files.count == 401)
         #expect(result.diagnostics.isEmpty)
         let resource = try #require(result.files.first { $0.name == "Thing395.swift" })
