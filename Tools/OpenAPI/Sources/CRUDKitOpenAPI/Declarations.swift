@@ -41,6 +41,8 @@ struct Property: Sendable, Hashable {
     var decoded: Bool
     /// Written in request bodies (in the request schema and not `readOnly`).
     var encoded: Bool
+    /// Stored in a box (`@Indirect`): the property's type contains the struct that holds it (a recursive schema).
+    var indirect = false
 
     /// The declared Swift type.
     var declaredType: String {
@@ -112,6 +114,8 @@ struct StringEnum: Sendable, Hashable {
 
 struct Union: Sendable, Hashable {
     var name: String
+    /// An `indirect enum`: a payload contains the union itself (a recursive schema).
+    var indirect = false
     var description: String?
     /// The discriminator's key.
     var key: String

@@ -98,6 +98,8 @@ public enum Generator {
         }
         declarations += resources.inline.map { ("", $0) }
         declarations += mapper.extraDeclarations.map { ("", $0) }
+        let storage = RecursiveStorage.mark(declarations.map(\.1))
+        declarations = zip(declarations, storage.declarations).map { ($0.0, $1) }
         let emitter = SwiftEmitter(access: options.accessLevel)
         var files: [String: String] = [:]
         for (_, declaration) in declarations {
@@ -112,7 +114,7 @@ public enum Generator {
         files["APIDocument.swift"] = emitter.documentFile(
             title: root["info"]?["title"]?.string, version: root["info"]?["version"]?.string,
             conventions: conventions, problemDetails: ConventionsDetector(mapper: mapper).usesProblemDetails(),
-            calendarDate: mapper.needsCalendarDate)
+            calendarDate: mapper.needsCalendarDate, indirect: storage.boxes)
         var seen: Set<Diagnostic> = []
         let diagnostics = mapper.diagnostics.filter { seen.insert($0).inserted }
         if options.strict, !diagnostics.isEmpty { throw GeneratorError.strict(diagnostics) }

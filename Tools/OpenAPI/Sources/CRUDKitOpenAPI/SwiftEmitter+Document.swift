@@ -4,7 +4,7 @@ extension SwiftEmitter {
     /// `APIDocument.swift`: the conventions the document shows, and the small support types the models use.
     func documentFile(
         title: String?, version: String?, conventions: GeneratorOptions.Conventions, problemDetails: Bool,
-        calendarDate: Bool
+        calendarDate: Bool, indirect: Bool = false
     ) -> String {
         var lines = Self.header
         let name = [title, version].compactMap { $0 }.joined(separator: " ")
@@ -41,6 +41,40 @@ extension SwiftEmitter {
             "    init?(intValue: Int) { nil }",
             "}",
         ]
+        if indirect {
+            lines += [
+                "",
+                "/// The storage of a property whose type contains the value that holds it (a recursive schema): a",
+                "/// struct cannot contain itself, so the property's value is kept in a box; reading and writing it",
+                "/// is as for any property.",
+                "@propertyWrapper",
+                "\(access) struct Indirect<Value: Hashable & Sendable>: Hashable, Sendable {",
+                "    private final class Box: Sendable {",
+                "        let value: Value",
+                "        init(_ value: Value) { self.value = value }",
+                "    }",
+                "",
+                "    private var box: Box",
+                "",
+                "    /// Boxes a value.",
+                "    /// - Parameter wrappedValue: The value.",
+                "    \(access) init(wrappedValue: Value) { box = Box(wrappedValue) }",
+                "",
+                "    /// The value.",
+                "    \(access) var wrappedValue: Value {",
+                "        get { box.value }",
+                "        set { box = Box(newValue) }",
+                "    }",
+                "",
+                "    /// Whether the values are equal.",
+                "    \(access) static func == (lhs: Self, rhs: Self) -> Bool { lhs.wrappedValue == rhs.wrappedValue }",
+                "",
+                "    /// Hashes the value.",
+                "    /// - Parameter hasher: The hasher.",
+                "    \(access) func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }",
+                "}",
+            ]
+        }
         if calendarDate {
             lines += [
                 "",

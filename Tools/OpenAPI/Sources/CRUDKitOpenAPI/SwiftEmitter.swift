@@ -104,7 +104,8 @@ struct SwiftEmitter {
         }
         for property in properties {
             lines += docLines(property.description, fallback: "`\(property.key)`.", indent: inner)
-            lines.append("\(inner)\(access) var \(property.name): \(property.declaredType)")
+            let wrapper = property.indirect ? "@Indirect " : ""
+            lines.append("\(inner)\(wrapper)\(access) var \(property.name): \(property.declaredType)")
         }
         if let additional = structure.additionalType {
             lines.append("\(inner)/// The members the schema does not name (`additionalProperties`).")
@@ -352,7 +353,8 @@ struct SwiftEmitter {
         lines.append("\(indent)///")
         lines.append(
             "\(indent)/// One of several schemas, told apart by `\(value.key)`; an unlisted kind is kept as `unknown`.")
-        lines.append("\(indent)\(access) enum \(value.name): Codable, Hashable, Sendable {")
+        let indirect = value.indirect ? "indirect " : ""
+        lines.append("\(indent)\(access) \(indirect)enum \(value.name): Codable, Hashable, Sendable {")
         for item in value.cases {
             lines.append("\(inner)/// `\(value.key)` is `\(item.value)`.")
             lines.append("\(inner)case \(item.name)(\(item.type))")

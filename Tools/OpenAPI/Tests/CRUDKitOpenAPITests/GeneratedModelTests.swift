@@ -92,6 +92,26 @@ import Testing
         #expect(try JSON(data: coding.encode(fish)) == ["kind": "fish", "fins": 2])
     }
 
+    @Test func aSchemaThatContainsItselfReadsAndWritesThroughItsBox() throws {
+        let coding = JSONCoding.camelCase
+        let text = #"""
+            {"name": "a", "parent": {"name": "root", "parent": null}, "first_child": {"name": "b"},
+             "children": [{"name": "c"}], "tag": {"label": "t", "category": {"name": "d"}}}
+            """#
+        var category = try coding.decode(OpenAPISnapshotPets31.Category.self, from: Data(text.utf8))
+        #expect(category.parent.wrappedValue?.name == "root")
+        #expect(category.parent.wrappedValue?.parent == .null)
+        #expect(category.firstChild?.name == "b")
+        #expect(category.children?.first?.name == "c")
+        #expect(category.tag?.category?.name == "d")
+        #expect(try JSON(data: coding.encode(category)) == JSON(data: Data(text.utf8)))
+        let copy = category
+        category.firstChild?.name = "changed"
+        #expect(copy.firstChild?.name == "b")
+        #expect(copy != category)
+        #expect(Set([copy, category, copy]).count == 2)
+    }
+
     @Test func aNestedCollectionIsReachedThroughItsParent() async throws {
         _ = stubs.on(.post, "people/:id/posts") { request in
             .json(["id": "5B8E2B4C-7C33-4E6B-9B1F-7A1B2C3D4E5F", "title": request.json["title"]], status: 201)

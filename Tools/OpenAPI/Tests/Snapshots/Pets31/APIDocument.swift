@@ -28,6 +28,36 @@ struct AnyCodingKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
+/// The storage of a property whose type contains the value that holds it (a recursive schema): a
+/// struct cannot contain itself, so the property's value is kept in a box; reading and writing it
+/// is as for any property.
+@propertyWrapper
+public struct Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
+    private final class Box: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private var box: Box
+
+    /// Boxes a value.
+    /// - Parameter wrappedValue: The value.
+    public init(wrappedValue: Value) { box = Box(wrappedValue) }
+
+    /// The value.
+    public var wrappedValue: Value {
+        get { box.value }
+        set { box = Box(newValue) }
+    }
+
+    /// Whether the values are equal.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
+
+    /// Hashes the value.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
+}
+
 /// A calendar date without a time of day (`format: date`), written `2026-12-02`.
 public struct CalendarDate: Codable, Hashable, Sendable, LosslessStringConvertible {
     /// The year.
