@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # crudkit-openapi (Tools/OpenAPI): build and test the package, then prove generated models against live servers.
 #
-#   1. swift build + swift test in Tools/OpenAPI (snapshot and stub-server tests).
+#   1. swift build + swift test in Tools/OpenAPI (snapshot and stub-server tests; the build runs the build plugin
+#      CRUDKitOpenAPIPlugin on Tests/PluginFixture, whose generated models PluginFixtureTests uses).
 #   2. Starts the DRF interop server (.ci/interop-server.sh, whose pinned requirements include drf-spectacular)
 #      unless CRUDKIT_DRF_URL is set, and takes its schema from /api/schema/ (OpenAPI 3.0).
 #   3. Starts the FastAPI app of Tests/Interop/fastapi (its own venv in .build-interop-fastapi) on a free

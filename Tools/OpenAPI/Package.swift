@@ -51,10 +51,18 @@ let package = Package(
             dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
             path: "Tests/Snapshots/Pets31"
         ),
+        // The build plugin's proof: this target holds only openapi.yaml and crudkit-openapi.yaml; its models are
+        // generated at build time by CRUDKitOpenAPIPlugin, and the tests use them.
+        .target(
+            name: "OpenAPIPluginFixture",
+            dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
+            path: "Tests/PluginFixture",
+            plugins: [.plugin(name: "CRUDKitOpenAPIPlugin")]
+        ),
         .testTarget(
             name: "CRUDKitOpenAPITests",
             dependencies: [
-                "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31",
+                "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31", "OpenAPIPluginFixture",
                 .product(name: "CRUDKit", package: "CRUDKit"),
                 .product(name: "CRUDKitTesting", package: "CRUDKit"),
             ],
