@@ -65,8 +65,59 @@ indirect enum Node: Sendable, Hashable {
     /// Parses JSON or YAML (JSON is YAML), without recursion limits beyond the parser's own: nesting comes from
     /// Yams' node tree, which the conversion below walks with an explicit stack.
     static func parse(_ text: String) throws -> Node {
-        guard let root = try Yams.compose(yaml: text) else { return .object([]) }
+        guard let root = try Yams.compose(yaml: joiningSurrogatePairs(text)) else { return .object([]) }
         return convert(root)
+    }
+
+    /// A JSON document with each `\uD83C\uDF89` escape (a UTF-16 surrogate pair, valid JSON that Python's
+    /// `json.dumps` writes for any character beyond U+FFFF) replaced by its character, which YAML's scanner
+    /// would refuse. Only within strings of a document that starts with `{` or `[`; any other text is returned
+    /// as it is.
+    static func joiningSurrogatePairs(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard let first = scalars.first(where: { !" \t\r\n\u{FEFF}".unicodeScalars.contains($0) }),
+            first == "{" || first == "[", text.contains("\\u")
+        else { return text }
+        func hex(at index: Int) -> UInt32? {
+            guard index + 6 <= scalars.count, scalars[index] == "\\", scalars[index + 1] == "u" else { return nil }
+            var value: UInt32 = 0
+            for scalar in scalars[(index + 2)..<(index + 6)] {
+                guard let digit = Character(scalar).hexDigitValue else { return nil }
+                value = value * 16 + UInt32(digit)
+            }
+            return value
+        }
+        var result = String.UnicodeScalarView()
+        var inString = false
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if !inString {
+                if scalar == "\"" { inString = true }
+                result.append(scalar)
+                index += 1
+            } else if scalar == "\"" {
+                inString = false
+                result.append(scalar)
+                index += 1
+            } else if scalar == "\\" {
+                if let high = hex(at: index), (0xD800...0xDBFF).contains(high), let low = hex(at: index + 6),
+                    (0xDC00...0xDFFF).contains(low),
+                    let joined = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                {
+                    result.append(joined)
+                    index += 12
+                } else {
+                    result.append(scalar)
+                    if index + 1 < scalars.count { result.append(scalars[index + 1]) }
+                    index += 2
+                }
+            } else {
+                result.append(scalar)
+                index += 1
+            }
+        }
+        return String(result)
     }
 
     private static func convert(_ root: Yams.Node) -> Node {

@@ -100,6 +100,21 @@ import Testing
         #expect(resource.contents.contains("Readable, Enumeratable, Creatable, Deletable {"))
     }
 
+    @Test func aJSONDocumentWithSurrogatePairEscapesIsRead() throws {
+        // Valid JSON (Python's json.dumps writes it so by default), which YAML's scanner refuses.
+        let text = #"""
+            {"openapi": "3.1.0", "info": {"title": "\ud83c\udf89 \\ud83c", "version": "1"}, "paths": {},
+             "components": {"schemas": {"Party": {"type": "object", "description": "\u00e9\ud83c\udf89",
+             "properties": {"\ud83c\udf89": {"type": "string"}}}}}}
+            """#
+        let result = try Generator.generate(Data(text.utf8))
+        let party = try #require(result.files.first { $0.name == "Party.swift" }).contents
+        #expect(party.contains("= \"🎉\""))
+        #expect(party.contains("/// é🎉"))
+        let document = try #require(result.files.first { $0.name == "APIDocument.swift" }).contents
+        #expect(document.contains(#"🎉 \ud83c"#))
+    }
+
     @Test func whatIsNotAnOpenAPIDocumentIsRefused() {
         for text in ["swagger: '2.0'", "openapi: 4.0.0", "{", "", "[1, 2]", "openapi: 3.1.0\npaths: 7"] {
             #expect(throws: GeneratorError.self, "\(text)") { try Generator.generate(Data(text.utf8)) }
