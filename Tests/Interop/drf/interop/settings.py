@@ -78,3 +78,14 @@ LOGGING = {
     "handlers": {"stderr": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
 }
+
+# The OpenAPI 3.0 schema of these routes at /api/schema/ (drf-spectacular), which crudkit-openapi generates
+# models from (.ci/openapi.sh). Request bodies get their own components (PersonRequest), as DRF reads them.
+try:
+    import drf_spectacular  # noqa: F401
+except ImportError:  # an older venv without it: the server runs as before, without /api/schema/
+    pass
+else:
+    INSTALLED_APPS += ["drf_spectacular"]
+    REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema"}
+    SPECTACULAR_SETTINGS = {"TITLE": "CRUDKit interop", "VERSION": "1.0.0", "COMPONENT_SPLIT_REQUEST": True}

@@ -13,6 +13,16 @@ router.register(r"profiles", ProfileViewSet, basename="profile")
 
 urlpatterns = router.urls
 
+# /api/schema/: the OpenAPI document (drf-spectacular), when it is installed (see settings.py), of the plain DRF
+# routes above only (the JSON:API routes below are another API with the same resource names).
+try:
+    from django.urls import path
+    from drf_spectacular.views import SpectacularAPIView
+except ImportError:
+    pass
+else:
+    urlpatterns += [path("api/schema/", SpectacularAPIView.as_view(patterns=router.urls), name="schema")]
+
 # JSON:API (djangorestframework-jsonapi, configured per view in people/jsonapi.py) under /jsonapi/, no trailing slash.
 from people import jsonapi  # noqa: E402
 

@@ -1,0 +1,348 @@
+import Foundation
+
+/// A schema's Swift type: the type's name and whether the schema also allows `null`.
+struct MappedType: Sendable, Hashable {
+    var type: String
+    var nullable: Bool
+}
+
+/// Turns the schemas of a document into ``Declaration``s and Swift type names, recording a ``Diagnostic`` for
+/// each construct it cannot express as written.
+final class SchemaMapper {
+    let root: Node
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Top-level declarations by component key.
+    private(set) var declarations: [String: Declaration] = [:]
+    /// The Swift name of each component schema, fixed up front so names never depend on the order of use.
+    private(set) var componentNames: [String: String] = [:]
+    /// Extra properties a resource's request schema adds to its read schema, by component key.
+    var requestSchemas: [String: String] = [:]
+    /// The resource each component is the model of.
+    var resources: [String: ResourceInfo] = [:]
+    private var inProgress: Set<String> = []
+    /// The shared support types the generated code needs (`CalendarDate`, `AnyCodingKey`).
+    private(set) var needsCalendarDate = false
+    func needsCalendarDateFlag() { needsCalendarDate = true }
+    /// The deepest `$ref` chain followed; a longer one is a cycle of references.
+    private let referenceLimit = 64
+
+    init(root: Node) {
+        self.root = root
+        var used: Set<String> = []
+        for member in root["components"]?["schemas"]?.members ?? [] {
+            var name = SwiftNames.typeName(member.key)
+            var counter = 2
+            while used.contains(name) {
+                name = SwiftNames.typeName(member.key) + "\(counter)"
+                counter += 1
+            }
+            used.insert(name)
+            componentNames[member.key] = name
+        }
+    }
+
+    var componentKeys: [String] { (root["components"]?["schemas"]?.members ?? []).map(\.key) }
+
+    func setDeclaration(_ declaration: Declaration, for key: String) { declarations[key] = declaration }
+
+    func note(_ pointer: String, _ message: String) {
+        diagnostics.append(Diagnostic(pointer: pointer, message: message))
+    }
+
+    // MARK: - References
+
+    /// `#/components/schemas/Person` → `Person`.
+    func componentKey(ofReference reference: String) -> String? {
+        let prefix = "#/components/schemas/"
+        guard reference.hasPrefix(prefix) else { return nil }
+        let key = Pointer.unescape(String(reference.dropFirst(prefix.count)))
+        return componentNames[key] == nil ? nil : key
+    }
+
+    /// The node a JSON pointer inside this document names.
+    func node(at reference: String) -> Node? {
+        guard reference.hasPrefix("#") else { return nil }
+        var current = root
+        for token in reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
+            let key = Pointer.unescape(String(token))
+            if case .array(let items) = current, let index = Int(key), items.indices.contains(index) {
+                current = items[index]
+            } else if let next = current[key] {
+                current = next
+            } else {
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Follows `$ref`s to the schema they name (at most ``referenceLimit``), with its pointer.
+    func resolve(_ node: Node, pointer: String) -> (node: Node, pointer: String) {
+        var current = (node: node, pointer: pointer)
+        for _ in 0..<referenceLimit {
+            guard let reference = current.node["$ref"]?.string else { return current }
+            guard let target = self.node(at: reference) else {
+                note(current.pointer, "$ref \(reference) does not resolve in this document; the value is kept as JSON")
+                return (.object([]), current.pointer)
+            }
+            current = (target, reference)
+        }
+        note(pointer, "$ref chain longer than \(referenceLimit); the value is kept as JSON")
+        return (.object([]), pointer)
+    }
+
+    // MARK: - Components
+
+    /// The Swift name of a component, declaring it the first time.
+    func declareComponent(_ key: String) -> String {
+        let name = componentNames[key] ?? SwiftNames.typeName(key)
+        guard declarations[key] == nil, !inProgress.contains(key) else { return name }
+        inProgress.insert(key)
+        defer { inProgress.remove(key) }
+        let pointer = Pointer.join("#/components/schemas", key)
+        guard let schema = root["components"]?["schemas"]?[key] else { return name }
+        declarations[key] = declaration(named: name, schema: schema, pointer: pointer, componentKey: key)
+        return name
+    }
+
+    /// The declaration of a named schema: a struct for an object, an enum for a string enum or a discriminated
+    /// union, and a type alias for anything else.
+    func declaration(named name: String, schema: Node, pointer: String, componentKey: String?) -> Declaration {
+        let description = schema["description"]?.string ?? schema["title"]?.string
+        if isObjectLike(schema) {
+            return .structure(structure(named: name, schema: schema, pointer: pointer, componentKey: componentKey))
+        }
+        if let values = stringEnumValues(schema) {
+            return .stringEnum(StringEnum(name: name, description: description, values: values))
+        }
+        if let union = union(named: name, schema: schema, pointer: pointer) {
+            return .union(union)
+        }
+        var nested: [Declaration] = []
+        let mapped = type(for: schema, pointer: pointer, hint: name + "Value", nested: &nested)
+        if !nested.isEmpty {
+            // An alias cannot hold nested types; they are declared beside it under their own names.
+            for declaration in nested { extraDeclarations.append(declaration) }
+        }
+        return .alias(name: name, type: mapped.nullable ? mapped.type + "?" : mapped.type, description: description)
+    }
+
+    /// Declarations made beside an alias (its inline types).
+    var extraDeclarations: [Declaration] = []
+
+    // MARK: - Objects
+
+    func isObjectLike(_ schema: Node) -> Bool {
+        if schema["$ref"] != nil { return false }
+        if let allOf = schema["allOf"]?.items, allOf.count > 1 || schema["properties"] != nil { return true }
+        if let allOf = schema["allOf"]?.items, allOf.count == 1 { return false }
+        let types = typeNames(schema)
+        if schema["properties"] != nil { return types.isEmpty || types.contains("object") }
+        return false
+    }
+
+    /// The schema's `type` as a list (`"string"` or `["string", "null"]`).
+    func typeNames(_ schema: Node) -> [String] {
+        if let single = schema["type"]?.string { return [single] }
+        return schema["type"]?.items.compactMap { $0.isNull ? "null" : $0.string } ?? []
+    }
+
+    struct ObjectMember {
+        var key: String
+        var schema: Node
+        var pointer: String
+        var required: Bool
+    }
+
+    /// The properties of an object schema with `allOf` members merged in order, their `required` lists joined.
+    func members(of schema: Node, pointer: String) -> (members: [ObjectMember], additional: (Node, String)?) {
+        var result: [ObjectMember] = []
+        var additional: (Node, String)?
+        var required: Set<String> = []
+        var pending: [(Node, String)] = [(schema, pointer)]
+        var visited = 0
+        var order: [(Node, String)] = []
+        // Flatten allOf (depth first, in order) without recursion.
+        while let (node, at) = pending.popLast() {
+            visited += 1
+            if visited > 4096 { break }
+            let (resolved, resolvedPointer) = resolve(node, pointer: at)
+            order.append((resolved, resolvedPointer))
+            for (index, member) in (resolved["allOf"]?.items ?? []).enumerated().reversed() {
+                pending.append((member, Pointer.join(resolvedPointer, "allOf", String(index))))
+            }
+        }
+        for (node, at) in order {
+            for name in node["required"]?.items.compactMap(\.string) ?? [] { required.insert(name) }
+            for member in node["properties"]?.members ?? [] {
+                let memberPointer = Pointer.join(at, "properties", member.key)
+                if let index = result.firstIndex(where: { $0.key == member.key }) {
+                    result[index].schema = member.value
+                    result[index].pointer = memberPointer
+                } else {
+                    result.append(
+                        ObjectMember(key: member.key, schema: member.value, pointer: memberPointer, required: false))
+                }
+            }
+            if let extra = node["additionalProperties"], extra.string != "false" {
+                additional = (extra, Pointer.join(at, "additionalProperties"))
+            }
+            if node["oneOf"] != nil || node["anyOf"] != nil, node["properties"] != nil || node["allOf"] != nil {
+                note(at, "oneOf/anyOf inside an object with properties is not merged; only the properties are kept")
+            }
+        }
+        for index in result.indices { result[index].required = required.contains(result[index].key) }
+        return (result, additional)
+    }
+
+    func structure(
+        named name: String, schema: Node, pointer: String, componentKey: String?, resource: ResourceInfo? = nil,
+        requestKey: String? = nil
+    ) -> Structure {
+        let description = schema["description"]?.string ?? schema["title"]?.string
+        let (readMembers, additional) = members(of: schema, pointer: pointer)
+        // A resource whose writes use another schema (DRF's PersonRequest, FastAPI's PersonIn) sends that
+        // schema's fields: members only there are added, written and never read back.
+        var requestMembers: [ObjectMember]?
+        if let key = componentKey, let requestKey = requestKey ?? requestSchemas[key], requestKey != key,
+            let requestSchema = root["components"]?["schemas"]?[requestKey]
+        {
+            requestMembers =
+                members(of: requestSchema, pointer: Pointer.join("#/components/schemas", requestKey))
+                .members
+        }
+        var nested: [Declaration] = []
+        var properties: [Property] = []
+        var usedNames: Set<String> = []
+        func uniqueName(_ key: String) -> String {
+            var name = SwiftNames.propertyName(key)
+            if SwiftNames.bare(name) == "additionalProperties" && additional != nil { name += "Value" }
+            var counter = 2
+            let base = name
+            while usedNames.contains(SwiftNames.bare(name)) {
+                name = SwiftNames.escaped(SwiftNames.bare(base) + "\(counter)")
+                counter += 1
+            }
+            usedNames.insert(SwiftNames.bare(name))
+            return name
+        }
+        for member in readMembers {
+            var hint = SwiftNames.typeName(member.key)
+            if hint == name { hint += "Value" }
+            var mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
+            var flags = permissions(member.schema)
+            var encoded = !flags.readOnly
+            var required = member.required
+            var nullable = mapped.nullable
+            if let requestMembers {
+                if let requestMember = requestMembers.first(where: { $0.key == member.key }) {
+                    encoded = !flags.readOnly && !permissions(requestMember.schema).readOnly
+                    let requestNullable = isNullable(requestMember.schema)
+                    nullable = nullable || requestNullable
+                    required = required && requestMember.required
+                    // FastAPI reads a Decimal as a number or a string and writes it as a string.
+                    var scratch: [Declaration] = []
+                    let written = type(
+                        for: requestMember.schema, pointer: requestMember.pointer, hint: hint, nested: &scratch)
+                    if mapped.type == "String", written.type == "Decimal" { mapped.type = "Decimal" }
+                } else {
+                    // Not in what writes send: the server's own, as if readOnly (FastAPI marks nothing readOnly).
+                    encoded = false
+                    flags.readOnly = true
+                }
+            }
+            let shape = Self.shape(
+                required: required, nullable: nullable, readOnly: flags.readOnly, writeOnly: flags.writeOnly)
+            properties.append(
+                Property(
+                    key: member.key, name: uniqueName(member.key), type: mapped.type, shape: shape,
+                    description: member.schema["description"]?.string
+                        ?? resolve(member.schema, pointer: member.pointer).node["description"]?.string,
+                    decoded: !flags.writeOnly, encoded: encoded))
+        }
+        for member in requestMembers ?? [] where !readMembers.contains(where: { $0.key == member.key }) {
+            let flags = permissions(member.schema)
+            if flags.readOnly { continue }
+            var hint = SwiftNames.typeName(member.key)
+            if hint == name { hint += "Value" }
+            let mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
+            let shape = Self.shape(
+                required: member.required, nullable: mapped.nullable, readOnly: false, writeOnly: true)
+            properties.append(
+                Property(
+                    key: member.key, name: uniqueName(member.key), type: mapped.type, shape: shape,
+                    description: member.schema["description"]?.string, decoded: false, encoded: true))
+        }
+        var additionalType: String?
+        if let (extra, extraPointer) = additional {
+            if extra.string == "true" || extra.members.isEmpty {
+                additionalType = "JSON"
+            } else {
+                let mapped = type(for: extra, pointer: extraPointer, hint: name + "Value", nested: &nested)
+                additionalType = mapped.nullable ? mapped.type + "?" : mapped.type
+            }
+            usedNames.insert("additionalProperties")
+        }
+        return Structure(
+            name: name, description: description, properties: properties, nested: nested,
+            additionalType: additionalType, resource: resource ?? componentKey.flatMap { resources[$0] })
+    }
+
+    /// `readOnly`/`writeOnly` on the property or on the `allOf` wrapper around its `$ref` (drf-spectacular's form).
+    func permissions(_ schema: Node) -> (readOnly: Bool, writeOnly: Bool) {
+        (schema["readOnly"]?.bool ?? false, schema["writeOnly"]?.bool ?? false)
+    }
+
+    static func shape(required: Bool, nullable: Bool, readOnly: Bool, writeOnly: Bool) -> PropertyShape {
+        switch (required, nullable) {
+        case (true, false): readOnly || writeOnly ? .optional : .value
+        case (true, true): .nullable
+        case (false, false): .optional
+        case (false, true): .attribute
+        }
+    }
+
+    // MARK: - Null
+
+    /// Whether a schema allows `null`: 3.0 `nullable: true`, 3.1 `type: [T, "null"]`, or a `null` member of
+    /// `oneOf`/`anyOf` (a `{type: null}`, or drf-spectacular's `NullEnum`).
+    func isNullable(_ schema: Node) -> Bool {
+        if schema["nullable"]?.bool == true { return true }
+        if typeNames(schema).contains("null") { return true }
+        for member in (schema["oneOf"]?.items ?? []) + (schema["anyOf"]?.items ?? []) where isNullSchema(member) {
+            return true
+        }
+        return false
+    }
+
+    /// `{type: null}`, `{enum: [null]}` or a `$ref` to one.
+    func isNullSchema(_ schema: Node) -> Bool {
+        let resolved = resolve(schema, pointer: "#").node
+        if typeNames(resolved) == ["null"] { return true }
+        if let values = resolved["enum"]?.items, !values.isEmpty, values.allSatisfy(\.isNull) { return true }
+        return false
+    }
+
+    /// `{enum: [""]}` (drf-spectacular's `BlankEnum`), which a string enum's unknown value already holds.
+    func isBlankSchema(_ schema: Node) -> Bool {
+        let resolved = resolve(schema, pointer: "#").node
+        if let values = resolved["enum"]?.items, values.count == 1, values[0].string == "" { return true }
+        return false
+    }
+
+    /// The values of a string enum (`null` left out: it makes the enum nullable).
+    func stringEnumValues(_ schema: Node) -> [String]? {
+        guard let values = schema["enum"]?.items, !values.isEmpty else { return nil }
+        let types = typeNames(schema).filter { $0 != "null" }
+        guard types.isEmpty || types == ["string"] else { return nil }
+        let strings = values.filter { !$0.isNull }
+        guard !strings.isEmpty else { return nil }
+        guard strings.allSatisfy({ $0.string != nil }) else { return nil }
+        if types.isEmpty, strings.contains(where: { if case .scalar(_, quoted: false) = $0 { true } else { false } }),
+            strings.allSatisfy({ Double($0.string ?? "") != nil || $0.string == "true" || $0.string == "false" })
+        {
+            return nil
+        }
+        return strings.compactMap(\.string)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Swift spellings of the document's names: types in UpperCamelCase, properties in lowerCamelCase, keywords
+/// escaped.
+enum SwiftNames {
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+        "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
+        "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true",
+        "try", "Type", "Protocol",
+    ]
+
+    /// The words of a name: split at anything not a letter or digit and at lower→upper case changes.
+    static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in name {
+            if !(character.isLetter || character.isNumber) || !character.isASCII {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                previous = nil
+                continue
+            }
+            if let previous, character.isUppercase, previous.isLowercase || previous.isNumber {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+            previous = character
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// `person_request` → `PersonRequest`; never empty, never starting with a digit.
+    static func typeName(_ name: String) -> String {
+        var result = words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        if result.isEmpty { result = "Value" }
+        if result.first?.isNumber == true { result = "_" + result }
+        if keywords.contains(result) || ["Codable", "Decoder", "Encoder", "JSON", "Date", "Decimal"].contains(result) {
+            result += "Value"
+        }
+        return result
+    }
+
+    /// `first_name` → `firstName`; keywords escaped with backticks.
+    static func propertyName(_ name: String) -> String {
+        let parts = words(name)
+        guard let first = parts.first else { return "value" }
+        var result = first.lowercased()
+        if first.count > 1, first == first.uppercased() { result = first.lowercased() }
+        for word in parts.dropFirst() { result += word.prefix(1).uppercased() + word.dropFirst() }
+        if result.first?.isNumber == true { result = "_" + result }
+        return escaped(result)
+    }
+
+    /// A case name for an enum value: `in_progress` → `inProgress`, `""` → `empty`.
+    static func caseName(_ value: String) -> String {
+        let name = value.isEmpty ? "empty" : propertyName(value)
+        return name == "unknown" ? "unknownValue" : name
+    }
+
+    static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The name without backticks, for making other names from it.
+    static func bare(_ name: String) -> String { name.replacingOccurrences(of: "`", with: "") }
+
+    /// A Swift string literal of `text`.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// `people` → `Person`, `categories` → `Category`: the singular of a collection's last segment.
+    static func singular(_ word: String) -> String {
+        let irregular = ["people": "person", "children": "child", "men": "man", "women": "woman", "data": "datum"]
+        let lower = word.lowercased()
+        for (plural, single) in irregular where lower.hasSuffix(plural) {
+            return String(word.dropLast(plural.count)) + single
+        }
+        if lower.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+        if lower.hasSuffix("sses") || lower.hasSuffix("xes") || lower.hasSuffix("ches") || lower.hasSuffix("shes") {
+            return String(word.dropLast(2))
+        }
+        if lower.hasSuffix("s"), !lower.hasSuffix("ss"), !lower.hasSuffix("us") { return String(word.dropLast()) }
+        return word
+    }
+}
+
+/// Doc comment lines from a schema's description (each line prefixed with `///`).
+enum DocComment {
+    static func lines(_ text: String?, indent: String) -> [String] {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
+        var lines: [String] = []
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            lines.append(line.isEmpty ? "\(indent)///" : "\(indent)/// \(line)")
+        }
+        while lines.last == "\(indent)///" { lines.removeLast() }
+        return lines
+    }
+}
