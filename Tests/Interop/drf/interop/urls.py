@@ -11,7 +11,7 @@ router.register(r"secure-people", SecurePersonViewSet, basename="secure-person")
 router.register(r"secure/people", BasicSecurePersonViewSet, basename="basic-secure-person")
 router.register(r"profiles", ProfileViewSet, basename="profile")
 
-urlpatterns = router.urls
+urlpatterns = list(router.urls)  # a copy: the lists below are added to it, not to the router's own
 
 # /api/schema/: the OpenAPI document (drf-spectacular), when it is installed (see settings.py), of the plain DRF
 # routes above only (the JSON:API routes below are another API with the same resource names).
@@ -21,7 +21,7 @@ try:
 except ImportError:
     pass
 else:
-    urlpatterns += [path("api/schema/", SpectacularAPIView.as_view(patterns=router.urls), name="schema")]
+    urlpatterns += [path("api/schema/", SpectacularAPIView.as_view(patterns=list(router.urls)), name="schema")]
 
 # JSON:API (djangorestframework-jsonapi, configured per view in people/jsonapi.py) under /jsonapi/, no trailing slash.
 from people import jsonapi  # noqa: E402
