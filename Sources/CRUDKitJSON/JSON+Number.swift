@@ -98,7 +98,8 @@ extension JSON.Number: Hashable {
     public static func == (lhs: JSON.Number, rhs: JSON.Number) -> Bool {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a == b
-        case (.double(let a), .double(let b)): return a == b
+        // NaN equals NaN: `Hashable` needs every value equal to itself.
+        case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Int64(exactly: b) == a
         case (.literal(let a), .literal(let b)): return a.text == b.text || a.digits == b.digits
         // A literal's value, when an `Int64` or a `Double` holds it exactly (`100000000000000000000`, `1e20`).
@@ -124,6 +125,8 @@ extension JSON.Number: Hashable {
         default:
             if let exact = int64Value {
                 hasher.combine(exact)
+            } else if doubleValue.isNaN {
+                hasher.combine(Double.nan)
             } else {
                 hasher.combine(doubleValue)
             }
