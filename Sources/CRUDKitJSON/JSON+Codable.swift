@@ -43,8 +43,11 @@ extension JSON: Codable {
     private static func exactNumber(in container: any SingleValueDecodingContainer, double: Double) -> Number? {
         if let value = try? container.decode(Int64.self), Double(value) == double { return .int(value) }
         if let value = try? container.decode(UInt64.self), Double(value) == double { return Number(exactly: value) }
+        // The decimal when it holds more digits than the double writes (`1234567890.123456789`); the double
+        // otherwise (a decimal of `8.820070124696976e+92` spells out the double's digits and zeros).
         if let decimal = try? container.decode(Decimal.self), decimal.isFinite,
-            let number = Number(validText: decimal.description), number.doubleValue == double
+            let number = Number(validText: decimal.description), number.doubleValue == double,
+            JSONDecimalDigits(decimal.description.utf8) != JSONDecimalDigits(double.description.utf8)
         {
             return number
         }

@@ -71,9 +71,12 @@ import Testing
     private struct SuperThenNested: Encodable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
-            let superEncoder = container.superEncoder(forKey: Key("attributes"))
-            var fromSuper = superEncoder.container(keyedBy: Key.self)
-            try fromSuper.encode("e", forKey: Key("email"))
+            do {
+                // `JSONEncoder` stores a super encoder's value when the encoder is released.
+                let superEncoder = container.superEncoder(forKey: Key("attributes"))
+                var fromSuper = superEncoder.container(keyedBy: Key.self)
+                try fromSuper.encode("e", forKey: Key("email"))
+            }
             var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key("attributes"))
             try nested.encode("n", forKey: Key("name"))
         }
