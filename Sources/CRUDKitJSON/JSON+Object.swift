@@ -104,11 +104,19 @@ extension JSON {
             positions = map
         }
 
-        /// The position of `key` in the storage, or `nil` when the object does not have it.
+        /// The position of `key` in ``members``, or `nil` when the object does not have it.
         /// - Parameter key: The key to look for.
-        /// - Returns: Its position in the storage.
-        /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members.
+        /// - Returns: Its position in ``members``.
+        /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members, and
+        ///   O(*n*) while removed members wait for compaction.
         package func index(forKey key: String) -> Int? {
+            guard let place = place(forKey: key) else { return nil }
+            guard let positions, positions.count < storage.count else { return place }
+            return storage[..<place].reduce(0) { $1.isRemoved ? $0 : $0 + 1 }
+        }
+
+        /// The place of `key` in the storage, or `nil` when the object does not have it.
+        private func place(forKey key: String) -> Int? {
             if let positions { return positions[JSONByteKey(key)] }
             let length = key.utf8.count
             for position in storage.indices where Self.sameKey(storage[position].key, key, length: length) {
@@ -130,11 +138,11 @@ extension JSON {
         /// Keys are compared by their UTF-8 bytes (RFC 8259 §8.3): `"é"` and `"e\u{301}"` are two keys.
         public subscript(key: String) -> JSON? {
             get {
-                guard let position = index(forKey: key) else { return nil }
+                guard let position = place(forKey: key) else { return nil }
                 return storage[position].value
             }
             set {
-                if let position = index(forKey: key) {
+                if let position = place(forKey: key) {
                     if let newValue {
                         storage[position].value = newValue
                     } else {
@@ -172,7 +180,7 @@ extension JSON {
         /// - Complexity: O(1) on average for large objects (amortized), O(*n*) for up to 16 members.
         @discardableResult
         public mutating func removeValue(forKey key: String) -> JSON? {
-            guard let position = index(forKey: key) else { return nil }
+            guard let position = place(forKey: key) else { return nil }
             let old = storage[position].value
             remove(at: position, key: key)
             return old
