@@ -43,8 +43,9 @@ extension JSON {
         package var uint64Value: UInt64? { exactly(UInt64.self) }
 
         /// The number as a `Decimal` with exactly the value it was written with; `nil` when `Decimal` cannot hold
-        /// it: more than 38 significant digits (`1.000000000000000000000000000000000000001`), or beyond `Decimal`'s
-        /// range. `JSONDecoder` rounds such a number to 38 digits; CRUDKit never changes an amount silently.
+        /// it: significant digits that do not fit in its 128-bit mantissa (every 38-digit number fits, 39-digit ones
+        /// up to 2^128 − 1 do, `1.000000000000000000000000000000000000001` does not), or beyond `Decimal`'s range.
+        /// `JSONDecoder` rounds such a number; CRUDKit never changes an amount silently.
         public var decimalValue: Decimal? {
             switch self {
             case .int(let value): return Decimal(value)
@@ -69,7 +70,7 @@ extension JSON {
         }
 
         /// `Decimal(string:)` of `text` when the decimal has the same value as the text, else `nil`
-        /// (`Decimal(string:)` keeps the first 38 significant digits and drops the rest).
+        /// (`Decimal(string:)` keeps the digits that fit in 128 bits and drops the rest).
         private static func exactDecimal(_ text: String) -> Decimal? {
             guard let decimal = Decimal(string: text, locale: posix), decimal.isFinite,
                 JSONDecimalDigits(decimal.description.utf8) == JSONDecimalDigits(text.utf8)
