@@ -83,7 +83,8 @@ extension JSON {
     }
 
     /// The number as a `Decimal` with every digit it was written with, when this is a number that `Decimal` holds
-    /// exactly (at most 38 significant digits, within its range); `nil` otherwise, never a rounded amount.
+    /// exactly (significant digits that fit in its 128-bit mantissa: every 38-digit number, 39-digit ones up to
+    /// 2^128 − 1; within its range); `nil` otherwise, never a rounded amount.
     ///
     /// A string that is exactly a JSON number (`"12.50"`) counts too: Django REST framework and Rails send
     /// decimal amounts that way.

@@ -116,6 +116,12 @@ package struct JSONDecimalDigits: Hashable {
     private(set) var significand: [UInt8] = []
     /// value = significand × 10^exponent (0 for zero).
     private(set) var exponent = 0
+    /// The written exponent's digits (sign first, no leading zeros) when it is beyond ±10¹⁸, which ``exponent``
+    /// cannot hold: ``exponent`` is then ±2⁶⁰ (so every range check refuses the number) and
+    /// ``hugeExponentAdjustment`` what the fraction and trailing zeros add. Two such numbers are equal when both
+    /// parts are; empty otherwise.
+    private(set) var hugeExponent: [UInt8] = []
+    private(set) var hugeExponentAdjustment = 0
 
     /// Reads a number in JSON grammar (also accepts `Double.description`'s `1e+20`).
     package init(_ text: some Collection<UInt8>) {
@@ -139,6 +145,7 @@ package struct JSONDecimalDigits: Hashable {
             text.formIndex(after: &index)
         }
         var written = 0
+        var hugeDigits: [UInt8] = []
         if index < text.endIndex, text[index] | 0x20 == UInt8(ascii: "e") {
             text.formIndex(after: &index)
             var exponentNegative = false
@@ -146,11 +153,20 @@ package struct JSONDecimalDigits: Hashable {
                 exponentNegative = text[index] == UInt8(ascii: "-")
                 text.formIndex(after: &index)
             }
+            var digits: [UInt8] = []
             while index < text.endIndex, Self.isDigit(text[index]) {
-                if written < 100_000_000 { written = written * 10 + Int(text[index] &- UInt8(ascii: "0")) }
+                let digit = text[index]
+                if !(digits.isEmpty && digit == UInt8(ascii: "0")) { digits.append(digit) }
+                if digits.count <= 18 { written = written * 10 + Int(digit &- UInt8(ascii: "0")) }
                 text.formIndex(after: &index)
             }
-            if exponentNegative { written = -written }
+            if digits.count > 18 {
+                // Beyond what `exponent` holds with room for the adjustment below: kept as its digits.
+                hugeDigits = [exponentNegative ? UInt8(ascii: "-") : UInt8(ascii: "+")] + digits
+                written = exponentNegative ? -(1 << 60) : 1 << 60
+            } else if exponentNegative {
+                written = -written
+            }
         }
         var trailingZeros = 0
         while let last = significand.last, last == UInt8(ascii: "0") {
@@ -159,6 +175,10 @@ package struct JSONDecimalDigits: Hashable {
         }
         if significand.isEmpty {
             negative = false
+        } else if !hugeDigits.isEmpty {
+            exponent = written
+            hugeExponent = hugeDigits
+            hugeExponentAdjustment = trailingZeros - fractionDigits
         } else {
             exponent = written - fractionDigits + trailingZeros
         }

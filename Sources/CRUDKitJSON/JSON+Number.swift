@@ -43,8 +43,9 @@ extension JSON {
         package var uint64Value: UInt64? { exactly(UInt64.self) }
 
         /// The number as a `Decimal` with exactly the value it was written with; `nil` when `Decimal` cannot hold
-        /// it: more than 38 significant digits (`1.000000000000000000000000000000000000001`), or beyond `Decimal`'s
-        /// range. `JSONDecoder` rounds such a number to 38 digits; CRUDKit never changes an amount silently.
+        /// it: significant digits that do not fit in its 128-bit mantissa (every 38-digit number fits, 39-digit ones
+        /// up to 2^128 − 1 do, `1.000000000000000000000000000000000000001` does not), or beyond `Decimal`'s range.
+        /// `JSONDecoder` rounds such a number; CRUDKit never changes an amount silently.
         public var decimalValue: Decimal? {
             switch self {
             case .int(let value): return Decimal(value)
@@ -69,7 +70,7 @@ extension JSON {
         }
 
         /// `Decimal(string:)` of `text` when the decimal has the same value as the text, else `nil`
-        /// (`Decimal(string:)` keeps the first 38 significant digits and drops the rest).
+        /// (`Decimal(string:)` keeps the digits that fit in 128 bits and drops the rest).
         private static func exactDecimal(_ text: String) -> Decimal? {
             guard let decimal = Decimal(string: text, locale: posix), decimal.isFinite,
                 JSONDecimalDigits(decimal.description.utf8) == JSONDecimalDigits(text.utf8)
@@ -98,7 +99,8 @@ extension JSON.Number: Hashable {
     public static func == (lhs: JSON.Number, rhs: JSON.Number) -> Bool {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a == b
-        case (.double(let a), .double(let b)): return a == b
+        // NaN equals NaN: `Hashable` needs every value equal to itself.
+        case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Int64(exactly: b) == a
         case (.literal(let a), .literal(let b)): return a.text == b.text || a.digits == b.digits
         // A literal's value, when an `Int64` or a `Double` holds it exactly (`100000000000000000000`, `1e20`).
@@ -124,6 +126,8 @@ extension JSON.Number: Hashable {
         default:
             if let exact = int64Value {
                 hasher.combine(exact)
+            } else if doubleValue.isNaN {
+                hasher.combine(Double.nan)
             } else {
                 hasher.combine(doubleValue)
             }

@@ -19,10 +19,18 @@ extension JSON {
         struct Entry {
             var key: String
             var value: JSON
+            /// Whether the member was removed from an indexed object and waits for the next compaction (the flag
+            /// fits in the entry's padding).
+            var isRemoved = false
         }
 
+        /// The members; in an indexed object also the places of removed ones (``Entry/isRemoved``) until the next
+        /// compaction: removing a member marks its place instead of moving every later member and rebuilding the
+        /// positions, so removing *k* keys costs O(*k*), with one compaction whenever half the places are removed.
         private var storage: [Entry]
-        private var positions: [String: Int]?
+        /// For objects above ``indexThreshold`` members: the position of each member's key (compared by its bytes).
+        /// It holds exactly the members not removed.
+        private var positions: [JSONByteKey: Int]?
 
         /// Above this many members an object keeps a dictionary of positions.
         static let indexThreshold = 16
@@ -49,13 +57,13 @@ extension JSON {
         init(entriesKeepingLast entries: [Entry]) {
             var unique: [Entry] = []
             unique.reserveCapacity(entries.count)
-            var map: [String: Int]? = entries.count > Self.indexThreshold ? [:] : nil
+            var map: [JSONByteKey: Int]? = entries.count > Self.indexThreshold ? [:] : nil
             for entry in entries {
                 if map != nil {
-                    if let position = map?[entry.key] {
+                    if let position = map?[JSONByteKey(entry.key)] {
                         unique[position].value = entry.value
                     } else {
-                        map?[entry.key] = unique.count
+                        map?[JSONByteKey(entry.key)] = unique.count
                         unique.append(entry)
                     }
                     continue
@@ -78,24 +86,38 @@ extension JSON {
         }
 
         /// The members as stored, for CRUDKit's own readers and writers.
-        var entries: [Entry] { storage }
+        var entries: [Entry] {
+            guard let positions, positions.count < storage.count else { return storage }
+            return storage.filter { !$0.isRemoved }
+        }
+
+        /// The places in the storage, removed members waiting for compaction included (tests read it).
+        package var storedCount: Int { storage.count }
 
         private mutating func reindex() {
             guard storage.count > Self.indexThreshold else {
                 positions = nil
                 return
             }
-            var map = [String: Int](minimumCapacity: storage.count)
-            for (position, member) in storage.enumerated() { map[member.key] = position }
+            var map = [JSONByteKey: Int](minimumCapacity: storage.count)
+            for (position, member) in storage.enumerated() { map[JSONByteKey(member.key)] = position }
             positions = map
         }
 
-        /// The position of `key`, or `nil` when the object does not have it.
+        /// The position of `key` in ``members``, or `nil` when the object does not have it.
         /// - Parameter key: The key to look for.
         /// - Returns: Its position in ``members``.
-        /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members.
+        /// - Complexity: O(1) on average for large objects, O(*n*) (with a small constant) for up to 16 members, and
+        ///   O(*n*) while removed members wait for compaction.
         package func index(forKey key: String) -> Int? {
-            if let positions { return positions[key] }
+            guard let place = place(forKey: key) else { return nil }
+            guard let positions, positions.count < storage.count else { return place }
+            return storage[..<place].reduce(0) { $1.isRemoved ? $0 : $0 + 1 }
+        }
+
+        /// The place of `key` in the storage, or `nil` when the object does not have it.
+        private func place(forKey key: String) -> Int? {
+            if let positions { return positions[JSONByteKey(key)] }
             let length = key.utf8.count
             for position in storage.indices where Self.sameKey(storage[position].key, key, length: length) {
                 return position
@@ -103,31 +125,33 @@ extension JSON {
             return nil
         }
 
-        /// String equality with a cheap length check first: most keys in an object differ in length, and
-        /// comparing the lengths of native strings costs far less than comparing the strings.
+        /// Byte equality (RFC 8259 §8.3: keys are not normalized) with a cheap length check first: most keys in an
+        /// object differ in length, and comparing the lengths of native strings costs far less than comparing the
+        /// strings.
         @inline(__always)
         static func sameKey(_ candidate: String, _ key: String, length: Int) -> Bool {
-            candidate.utf8.count == length && candidate == key
+            candidate.utf8.count == length && JSONByteKey.sameBytes(candidate, key)
         }
 
         /// The value for `key`; `nil` when the key is absent. Setting `nil` removes the key.
+        ///
+        /// Keys are compared by their UTF-8 bytes (RFC 8259 §8.3): `"é"` and `"e\u{301}"` are two keys.
         public subscript(key: String) -> JSON? {
             get {
-                guard let position = index(forKey: key) else { return nil }
+                guard let position = place(forKey: key) else { return nil }
                 return storage[position].value
             }
             set {
-                if let position = index(forKey: key) {
+                if let position = place(forKey: key) {
                     if let newValue {
                         storage[position].value = newValue
                     } else {
-                        storage.remove(at: position)
-                        reindex()
+                        remove(at: position, key: key)
                     }
                 } else if let newValue {
                     storage.append(Entry(key: key, value: newValue))
                     if positions != nil {
-                        positions?[key] = storage.count - 1
+                        positions?[JSONByteKey(key)] = storage.count - 1
                     } else if storage.count > Self.indexThreshold {
                         reindex()
                     }
@@ -135,34 +159,52 @@ extension JSON {
             }
         }
 
+        /// Removes the member at `position`: in a small object at once, in an indexed one by marking its place (see
+        /// ``storage``).
+        private mutating func remove(at position: Int, key: String) {
+            guard positions != nil else {
+                storage.remove(at: position)
+                return
+            }
+            positions?[JSONByteKey(key)] = nil
+            storage[position] = Entry(key: "", value: .null, isRemoved: true)
+            // Compact once half the places are removed: each compaction pays for the removals before it.
+            guard let live = positions?.count, live * 2 <= storage.count else { return }
+            storage.removeAll { $0.isRemoved }
+            reindex()
+        }
+
         /// Removes `key` and returns its value, if it was there.
         /// - Parameter key: The key to remove.
         /// - Returns: The removed value.
+        /// - Complexity: O(1) on average for large objects (amortized), O(*n*) for up to 16 members.
         @discardableResult
         public mutating func removeValue(forKey key: String) -> JSON? {
-            let old = self[key]
-            self[key] = nil
+            guard let position = place(forKey: key) else { return nil }
+            let old = storage[position].value
+            remove(at: position, key: key)
             return old
         }
 
         /// The members in order.
-        public var members: [Member] { storage.map { (key: $0.key, value: $0.value) } }
+        public var members: [Member] { entries.map { (key: $0.key, value: $0.value) } }
 
         /// The keys in order.
-        public var keys: [String] { storage.map(\.key) }
+        public var keys: [String] { entries.map(\.key) }
 
         /// The values in key order.
-        public var values: [JSON] { storage.map(\.value) }
+        public var values: [JSON] { entries.map(\.value) }
 
         /// The number of members.
-        public var count: Int { storage.count }
+        public var count: Int { positions?.count ?? storage.count }
 
         /// Whether the object has no members.
-        public var isEmpty: Bool { storage.isEmpty }
+        public var isEmpty: Bool { count == 0 }
 
-        /// The members as a dictionary (order is lost).
+        /// The members as a dictionary (order is lost; keys that differ only in Unicode normalization, which
+        /// `String` treats as one, keep the last).
         package var dictionary: [String: JSON] {
-            Dictionary(storage.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+            Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         }
     }
 }
@@ -183,20 +225,21 @@ extension JSON.Object: Sequence {
 
     /// Iterates over the members in order.
     /// - Returns: An iterator over `(key, value)` pairs.
-    public func makeIterator() -> Iterator { Iterator(storage) }
+    public func makeIterator() -> Iterator { Iterator(entries) }
 
     /// The number of members.
-    public var underestimatedCount: Int { storage.count }
+    public var underestimatedCount: Int { count }
 }
 
 extension JSON.Object: Hashable {
     /// Whether both objects hold the same keys with equal values, in any order.
     public static func == (lhs: JSON.Object, rhs: JSON.Object) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (position, member) in lhs.storage.enumerated() {
+        let theirs = rhs.entries
+        for (position, member) in lhs.entries.enumerated() {
             // The same order is the common case: compare in place before searching.
-            if position < rhs.storage.count, rhs.storage[position].key == member.key {
-                guard rhs.storage[position].value == member.value else { return false }
+            if position < theirs.count, JSONByteKey.sameBytes(theirs[position].key, member.key) {
+                guard theirs[position].value == member.value else { return false }
             } else {
                 guard let value = rhs[member.key], value == member.value else { return false }
             }
@@ -208,9 +251,9 @@ extension JSON.Object: Hashable {
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for member in storage {
+        for member in entries {
             var memberHasher = Hasher()
-            memberHasher.combine(member.key)
+            memberHasher.combine(JSONByteKey(member.key))
             memberHasher.combine(member.value)
             combined ^= memberHasher.finalize()
         }

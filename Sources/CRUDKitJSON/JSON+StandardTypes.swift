@@ -121,8 +121,9 @@ extension Float: JSONReadable, JSONWritable {
         else { throw JSONMappingError.mismatch(expected: "Float", found: json) }
         return value
     }
-    /// A JSON number holding the nearest double (writing refuses it if it is not finite).
-    public var _jsonValue: JSON { .number(.double(Double(self))) }
+    /// A JSON number written as the shortest text that reads back as this `Float` (`0.1`, not
+    /// `0.10000000149011612`), as the coders write it (writing refuses it if it is not finite).
+    public var _jsonValue: JSON { .number(.double(JSONTreeEncoder.widened(self))) }
 }
 
 extension Decimal: JSONReadable, JSONWritable {

@@ -97,7 +97,7 @@ extension JSON: Hashable {
                 for (position, member) in a.entries.enumerated() {
                     // The same order is the common case: compare in place before searching.
                     let other: JSON
-                    if position < theirs.count, theirs[position].key == member.key {
+                    if position < theirs.count, JSONByteKey.sameBytes(theirs[position].key, member.key) {
                         other = theirs[position].value
                     } else if let found = b[member.key] {
                         other = found
@@ -172,7 +172,7 @@ extension JSON: Hashable {
             var combined = 0
             for member in object.entries {
                 var memberHasher = Hasher()
-                memberHasher.combine(member.key)
+                memberHasher.combine(JSONByteKey(member.key))
                 member.value.hash(into: &memberHasher, levels: levels - 1)
                 combined ^= memberHasher.finalize()
             }

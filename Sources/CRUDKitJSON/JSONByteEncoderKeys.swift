@@ -20,9 +20,9 @@ struct JSONByteEncoderKeys {
     /// Where the next key is expected in ``entries`` (the one after the last found).
     private var next = 0
     /// Entries by name, searched when the first ``scanLimit`` entries do not hold the key.
-    private var byName: [String: Int] = [:]
+    private var byName: [JSONByteKey: Int] = [:]
     /// The ids of the converted texts seen so far.
-    private var ids: [String: Int] = [:]
+    private var ids: [JSONByteKey: Int] = [:]
     /// How many entries are searched one by one before hashing the key.
     private static let scanLimit = 64
 
@@ -42,23 +42,23 @@ struct JSONByteEncoderKeys {
             next = position + 1
             return position
         }
-        if entries.count > Self.scanLimit, let position = byName[name] {
+        if entries.count > Self.scanLimit, let position = byName[JSONByteKey(name)] {
             next = position + 1
             return position
         }
         let converted = convertsSnakeCase ? JSONKeyConversion.snakeCase(fromCamelCase: name) : name
         let id: Int
-        if let known = ids[converted] {
+        if let known = ids[JSONByteKey(converted)] {
             id = known
         } else {
             id = ids.count
-            ids[converted] = id
+            ids[JSONByteKey(converted)] = id
         }
         var writer = JSONWriter(options: [], capacity: converted.utf8.count + 3)
         writer.writeString(converted)
         writer.append(UInt8(ascii: ":"))
         entries.append(Entry(name: name, bytes: writer.output, id: id))
-        byName[name] = entries.count - 1
+        byName[JSONByteKey(name)] = entries.count - 1
         next = entries.count
         return entries.count - 1
     }

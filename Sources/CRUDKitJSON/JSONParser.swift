@@ -18,7 +18,7 @@ struct JSONParser {
     /// Members of the open objects, moved into an object of their own when it closes.
     private var memberStack = JSONParserStack<JSON.Object.Entry>(capacity: 64)
     /// Key-to-position maps of the open objects that have outgrown a linear search.
-    private var positionStack: [[String: Int]] = []
+    private var positionStack: [[JSONByteKey: Int]] = []
     /// Keys made earlier in a large document, shared by the keys that repeat them.
     let keys: JSONParserKeys?
     /// The keys of the previous object at each depth of a large document, by position.
@@ -296,18 +296,20 @@ struct JSONParser {
             frame.pointee.seen |= bit
             memberStack.push(JSON.Object.Entry(key: key, value: value))
             if memberStack.count - base > JSON.Object.indexThreshold { addPositionMap(to: frame) }
-        } else if let position = positionStack[positions][copy key] {
+        } else if let position = positionStack[positions][JSONByteKey(copy key)] {
             memberStack.base[position].value = value
         } else {
-            positionStack[positions][copy key] = memberStack.count
+            positionStack[positions][JSONByteKey(copy key)] = memberStack.count
             memberStack.push(JSON.Object.Entry(key: key, value: value))
         }
     }
 
     /// Gives the innermost open object, grown past `JSON.Object.indexThreshold` members, a key-to-position map.
     private mutating func addPositionMap(to frame: UnsafeMutablePointer<Frame>) {
-        var map = [String: Int]()
-        for position in frame.pointee.base..<memberStack.count { map[memberStack.base[position].key] = position }
+        var map = [JSONByteKey: Int]()
+        for position in frame.pointee.base..<memberStack.count {
+            map[JSONByteKey(memberStack.base[position].key)] = position
+        }
         positionStack.append(map)
         frame.pointee.positions = positionStack.count - 1
     }

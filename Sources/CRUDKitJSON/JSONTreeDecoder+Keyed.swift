@@ -18,8 +18,21 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { path.keys }
 
+    /// The keys the container holds, each once (two members whose keys convert to one, `user_id` and `userId`,
+    /// give one key, as `JSONDecoder` does). Under snake_case conversion a member whose converted key is not a `Key`
+    /// is listed by its key as written (`user_name` for a property named so), the key ``contains(_:)`` finds it by.
     var allKeys: [Key] {
-        (state.shape?.converted ?? state.members.map(\.key)).compactMap { Key(stringValue: $0) }
+        guard let shape = state.shape else { return state.members.compactMap { Key(stringValue: $0.key) } }
+        var listed: Set<JSONByteKey> = []
+        var keys: [Key] = []
+        for (position, converted) in shape.converted.enumerated() {
+            let written = shape.keys[position]
+            guard let key = Key(stringValue: converted) ?? Key(stringValue: written),
+                listed.insert(JSONByteKey(key.stringValue)).inserted, contains(key)
+            else { continue }
+            keys.append(key)
+        }
+        return keys
     }
 
     private func lookup(_ key: Key) -> JSON? { state.lookup(key.stringValue) }
@@ -273,7 +286,7 @@ final class JSONTreeKeyedState {
             let converted = shape.converted
             if let positions = shape.positions {
                 decoder.keyComparisons += 1
-                if let position = positions[name] { return members[position].value }
+                if let position = positions[JSONByteKey(name)] { return members[position].value }
             } else {
                 // The first member with the key, as the positions table keeps. Without repeated converted keys
                 // the member after the last one found is tried first.
@@ -303,9 +316,12 @@ final class JSONTreeKeyedState {
         guard decoder.convertsSnakeCase else { return nil }
         // The key the encoder writes for this property. `image_url` converts to `imageUrl`, which is not
         // `imageURL`: `JSONDecoder` leaves such a property out (nil for an optional, so a read-modify-write PUT
-        // clears the server's value). Matching what the encoder writes reads back every key it writes.
+        // clears the server's value). Matching what the encoder writes reads back every key it writes — also for a
+        // property named in snake_case (`user_name`), which the encoder writes unchanged and conversion turns into
+        // `userName`.
         let written = decoder.written(name)
-        guard written != name else { return nil }
+        // Without conversion the key was looked up as it is already.
+        if shape == nil, JSONByteKey.sameBytes(written, name) { return nil }
         return object[written]
     }
 }
@@ -319,7 +335,7 @@ final class JSONTreeKeyShape {
     let converted: [String]
     /// The position of the first member with each converted key, for objects above the linear search limit (a
     /// linear search per key made decoding quadratic in the number of members).
-    let positions: [String: Int]?
+    let positions: [JSONByteKey: Int]?
     /// Whether two members convert to the same key.
     let repeatsKeys: Bool
     /// Whether conversion changed any key (otherwise keys are looked up in the object as they are).
@@ -337,14 +353,16 @@ final class JSONTreeKeyShape {
             positions = nil
             repeatsKeys = false
         } else if converted.count > Self.linearSearchLimit {
-            var positions: [String: Int] = [:]
+            var positions: [JSONByteKey: Int] = [:]
             positions.reserveCapacity(converted.count)
-            for (position, key) in converted.enumerated() where positions[key] == nil { positions[key] = position }
+            for (position, key) in converted.enumerated() where positions[JSONByteKey(key)] == nil {
+                positions[JSONByteKey(key)] = position
+            }
             self.positions = positions
             repeatsKeys = positions.count < converted.count
         } else {
             positions = nil
-            repeatsKeys = Set(converted).count < converted.count
+            repeatsKeys = Set(converted.map(JSONByteKey.init)).count < converted.count
         }
     }
 }

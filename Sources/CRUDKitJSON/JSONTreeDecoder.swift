@@ -13,8 +13,8 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     private(set) var path: CodingPathNode
     let convertsSnakeCase: Bool
     let dates: JSONCoding.DateCoding
-    private var convertedKeys: [String: String] = [:]
-    private var writtenKeys: [String: String] = [:]
+    private var convertedKeys: [JSONByteKey: String] = [:]
+    private var writtenKeys: [JSONByteKey: String] = [:]
     /// How many models deep ``unbox(_:as:at:)`` is now.
     private var depth = 0
     /// How many keys the keyed containers compared while looking keys up: a check that lookups stay linear in
@@ -52,9 +52,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     /// The snake_case form the encoder writes for a property name (`imageURL` → `image_url`), cached for the
     /// document.
     func written(_ name: String) -> String {
-        if let known = writtenKeys[name] { return known }
+        if let known = writtenKeys[JSONByteKey(name)] { return known }
         let written = JSONKeyConversion.snakeCase(fromCamelCase: name)
-        writtenKeys[name] = written
+        writtenKeys[JSONByteKey(name)] = written
         return written
     }
 
@@ -68,7 +68,7 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
     func keyShape(of members: [JSON.Object.Entry]) -> JSONTreeKeyShape? {
         for shape in shapes where shape.keys.count == members.count {
             var same = true
-            for position in members.indices where members[position].key != shape.keys[position] {
+            for position in members.indices where !JSONByteKey.sameBytes(members[position].key, shape.keys[position]) {
                 same = false
                 break
             }
@@ -89,9 +89,9 @@ final class JSONTreeDecoder: Decoder, SingleValueDecodingContainer {
 
     /// The camelCase form of a snake_case key, cached for the document.
     func convert(_ key: String) -> String {
-        if let known = convertedKeys[key] { return known }
+        if let known = convertedKeys[JSONByteKey(key)] { return known }
         let converted = JSONKeyConversion.camelCase(fromSnakeCase: key)
-        convertedKeys[key] = converted
+        convertedKeys[JSONByteKey(key)] = converted
         return converted
     }
 

@@ -97,15 +97,15 @@ struct JSONTreeKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPro
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = JSONTreeEncoder.ObjectBuilder()
-        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .object(nested)))
+        // A second container for the key adds to the first, as `JSONEncoder` does (the JSON:API pattern of a
+        // subclass adding to `attributes`).
+        let nested = builder.nestedObject(forKey: encoder.convert(key.stringValue))
         return KeyedEncodingContainer(
             JSONTreeKeyedEncodingContainer<NestedKey>(encoder: encoder, builder: nested, path: path.appending(key)))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = JSONTreeEncoder.ArrayBuilder()
-        builder.members.append(.init(key: encoder.convert(key.stringValue), slot: .array(nested)))
+        let nested = builder.nestedArray(forKey: encoder.convert(key.stringValue))
         return JSONTreeUnkeyedEncodingContainer(encoder: encoder, builder: nested, path: path.appending(key))
     }
 

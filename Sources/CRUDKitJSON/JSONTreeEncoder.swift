@@ -50,6 +50,68 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
         }
 
         var members: [Field] = []
+        /// The last position of each key among the first ``indexed`` members, for objects above 16 members.
+        private var positions: [JSONByteKey: Int] = [:]
+        private var indexed = 0
+
+        /// The position of the last member with `key`, or `nil`.
+        func lastPosition(of key: String) -> Int? {
+            if members.count <= JSON.Object.indexThreshold {
+                let length = key.utf8.count
+                return members.lastIndex { JSON.Object.sameKey($0.key, key, length: length) }
+            }
+            while indexed < members.count {
+                positions[JSONByteKey(members[indexed].key)] = indexed
+                indexed += 1
+            }
+            return positions[JSONByteKey(key)]
+        }
+
+        /// The object builder for a nested keyed container at `key`: the one an earlier container (or super
+        /// encoder) for the key is filling, or a finished object there reopened, so that its members are kept
+        /// (`JSONEncoder` merges them too); a new member otherwise.
+        func nestedObject(forKey key: String) -> ObjectBuilder {
+            if let position = lastPosition(of: key) {
+                switch members[position].slot {
+                case .object(let existing): return existing
+                case .value(.object(let object)): return reopen(object, at: position)
+                case .encoder(let encoder):
+                    if let existing = encoder.openObject() { return existing }
+                default: break
+                }
+            }
+            let nested = ObjectBuilder()
+            members.append(Field(key: key, slot: .object(nested)))
+            return nested
+        }
+
+        /// The array builder for a nested unkeyed container at `key`: an earlier one for the key, to append to (as
+        /// `JSONEncoder` does), or a new member.
+        func nestedArray(forKey key: String) -> ArrayBuilder {
+            if let position = lastPosition(of: key) {
+                switch members[position].slot {
+                case .array(let existing): return existing
+                case .value(.array(let values)):
+                    let reopened = ArrayBuilder()
+                    reopened.items = values.map { .value($0) }
+                    members[position].slot = .array(reopened)
+                    return reopened
+                case .encoder(let encoder):
+                    if let existing = encoder.openArray() { return existing }
+                default: break
+                }
+            }
+            let nested = ArrayBuilder()
+            members.append(Field(key: key, slot: .array(nested)))
+            return nested
+        }
+
+        private func reopen(_ object: JSON.Object, at position: Int) -> ObjectBuilder {
+            let reopened = ObjectBuilder()
+            reopened.members = object.entries.map { Field(key: $0.key, slot: .value($0.value)) }
+            members[position].slot = .object(reopened)
+            return reopened
+        }
     }
 
     /// An array being filled.
@@ -71,7 +133,7 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
 
     /// Converted keys shared by every encoder of one document.
     final class KeyCache {
-        var converted: [String: String] = [:]
+        var converted: [JSONByteKey: String] = [:]
         /// The keys converted so far in the order they were first asked for, and where the next is expected: the
         /// models of an array encode the same keys in the same order, so a key is usually found with one comparison
         /// instead of hashing it.
@@ -132,11 +194,11 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
             return cache.ordered[position].converted
         }
         let converted: String
-        if let known = cache.converted[key] {
+        if let known = cache.converted[JSONByteKey(key)] {
             converted = known
         } else {
             converted = JSONKeyConversion.snakeCase(fromCamelCase: key)
-            cache.converted[key] = converted
+            cache.converted[JSONByteKey(key)] = converted
         }
         if cache.ordered.count < KeyCache.orderedLimit {
             cache.ordered.append((key, converted))
@@ -170,6 +232,32 @@ final class JSONTreeEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    /// The object this (super) encoder is filling, for a nested container at the same key to add to.
+    func openObject() -> ObjectBuilder? {
+        switch slot {
+        case .object(let builder)?: return builder
+        case .value(.object(let object))?:
+            let builder = ObjectBuilder()
+            builder.members = object.entries.map { ObjectBuilder.Field(key: $0.key, slot: .value($0.value)) }
+            slot = .object(builder)
+            return builder
+        default: return nil
+        }
+    }
+
+    /// The array this (super) encoder is filling, for a nested container at the same key to append to.
+    func openArray() -> ArrayBuilder? {
+        switch slot {
+        case .array(let builder)?: return builder
+        case .value(.array(let values))?:
+            let builder = ArrayBuilder()
+            builder.items = values.map { .value($0) }
+            slot = .array(builder)
+            return builder
+        default: return nil
+        }
+    }
 
     // MARK: - Single value
 
