@@ -8,8 +8,8 @@ extension NetworkTests {
     /// Hostile uses of a value's origin against two loopback servers: many blocks at once, a parent read elsewhere.
     @Suite struct ValueOriginHostileTests {
         @Test func manyBlocksOnTwoAPIsWritingOneIdNeverReachTheWrongServer() async throws {
-            let primary = try Side(name: "Primary")
-            let backup = try Side(name: "Backup")
+            let primary = try ValueOriginServers(name: "Primary")
+            let backup = try ValueOriginServers(name: "Backup")
             defer { primary.server.stop(); backup.server.stop() }
             let refused = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<200 {
@@ -37,8 +37,8 @@ extension NetworkTests {
         }
 
         @Test func aChildCreatedUnderAParentReadElsewhereGoesToTheParentsAPI() async throws {
-            let primary = try Side(name: "Primary")
-            let backup = try Side(name: "Backup")
+            let primary = try ValueOriginServers(name: "Primary")
+            let backup = try ValueOriginServers(name: "Backup")
             defer { primary.server.stop(); backup.server.stop() }
             try await API.withShared(primary.api) {
                 let ada = try await Crowd.using(backup.api).read(id: 1)
@@ -50,8 +50,8 @@ extension NetworkTests {
         }
 
         @Test func aFutureReadInABlockWritesBackInThatBlock() async throws {
-            let primary = try Side(name: "Primary")
-            let backup = try Side(name: "Backup")
+            let primary = try ValueOriginServers(name: "Primary")
+            let backup = try ValueOriginServers(name: "Backup")
             defer { primary.server.stop(); backup.server.stop() }
             try await API.withShared(primary.api) { _ = try await Lone.read(id: 1) }
             try await API.withShared(backup.api) {
@@ -127,22 +127,6 @@ extension NetworkTests {
             return
         }
         print("70,000 distinct records: \(elapsed)")
-    }
-}
-
-/// One loopback server with person 1 and an API on it.
-private struct Side: Sendable {
-    let name: String
-    let server: LoopbackServer
-    let api: API
-
-    init(name: String) throws {
-        let backend = InMemoryBackend.people()
-        _ = backend.insert(["first_name": .string(name), "last_name": .string(name)], into: "people")
-        server = LoopbackServer(backend: backend)
-        try server.start()
-        api = API(baseURL: server.baseURL, transport: URLSessionTransport())
-        self.name = name
     }
 }
 

@@ -9,8 +9,8 @@ extension NetworkTests {
     /// through), against two loopback servers: a primary (the default API) and a backup.
     @Suite struct ValueOriginTests {
         /// Two servers, each holding person 1 under its own name.
-        private static func servers() throws -> (primary: Servers, backup: Servers) {
-            (try Servers(name: "Primary"), try Servers(name: "Backup"))
+        private static func servers() throws -> (primary: ValueOriginServers, backup: ValueOriginServers) {
+            (try ValueOriginServers(name: "Primary"), try ValueOriginServers(name: "Backup"))
         }
 
         @Test func usingThenUpdateWritesToTheAPIItCameFrom() async throws {
@@ -229,8 +229,8 @@ extension NetworkTests {
     }
 }
 
-/// One loopback server with its backend and an API on it.
-private struct Servers: Sendable {
+/// One loopback server with its backend, person 1 and an API on it (the value-origin suites' two servers).
+struct ValueOriginServers: Sendable {
     let name: String
     let backend: InMemoryBackend
     let server: LoopbackServer
