@@ -26,7 +26,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 if [[ -z "${MODULES_DIR:-}" ]]; then
-    swift build --target CRUDKit -Xswiftc -warnings-as-errors >/dev/null
+    swift build --target CRUDKit >/dev/null # no extra flags: they would make the next plain build recompile
     bin="$(swift build --show-bin-path)"
     MODULES_DIR="$bin/Modules"
     [[ -d "$MODULES_DIR" ]] || MODULES_DIR="$bin"
