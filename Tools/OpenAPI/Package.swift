@@ -51,6 +51,12 @@ let package = Package(
             dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
             path: "Tests/Snapshots/Pets31"
         ),
+        // Keys that are Swift keywords or not identifiers, integer and duplicate enums, allOf and $ref cycles.
+        .target(
+            name: "OpenAPISnapshotNames31",
+            dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
+            path: "Tests/Snapshots/Names31"
+        ),
         // The build plugin's proof: this target holds only openapi.yaml and crudkit-openapi.yaml; its models are
         // generated at build time by CRUDKitOpenAPIPlugin, and the tests use them.
         .target(
@@ -62,7 +68,8 @@ let package = Package(
         .testTarget(
             name: "CRUDKitOpenAPITests",
             dependencies: [
-                "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31", "OpenAPIPluginFixture",
+                "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31", "OpenAPISnapshotNames31",
+                "OpenAPIPluginFixture",
                 .product(name: "CRUDKit", package: "CRUDKit"),
                 .product(name: "CRUDKitTesting", package: "CRUDKit"),
             ],

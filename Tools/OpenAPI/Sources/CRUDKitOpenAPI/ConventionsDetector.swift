@@ -28,14 +28,15 @@ struct ConventionsDetector {
     }
 
     func envelope(_ schema: Node) -> Envelope? {
-        let keys = Set(mapper.members(of: schema, pointer: "#").members.map(\.key))
+        let keys = Set(mapper.members(of: schema, pointer: "#", notes: false).members.map(\.key))
         if keys.isSuperset(of: ["results", "next"]) && (keys.contains("count") || keys.contains("previous")) {
             return .djangoREST
         }
         if keys.isSuperset(of: ["items", "metadata"]) { return .vapor }
         if keys.isSuperset(of: ["data", "links", "meta"]) {
-            let meta = mapper.members(of: schema, pointer: "#").members.first { $0.key == "meta" }
-            let metaKeys = meta.map { Set(mapper.members(of: $0.schema, pointer: "#").members.map(\.key)) } ?? []
+            let meta = mapper.members(of: schema, pointer: "#", notes: false).members.first { $0.key == "meta" }
+            let metaKeys =
+                meta.map { Set(mapper.members(of: $0.schema, pointer: "#", notes: false).members.map(\.key)) } ?? []
             return metaKeys.contains("current_page") || metaKeys.contains("last_page") ? .laravel : .jsonAPI
         }
         if keys.contains("data"), keys.contains("links") { return .jsonAPI }

@@ -106,10 +106,14 @@ struct Structure: Sendable, Hashable {
     var resource: ResourceInfo?
 }
 
+/// A string or integer enum that keeps a value it does not list as `unknown`.
 struct StringEnum: Sendable, Hashable {
     var name: String
     var description: String?
+    /// The values as the document spells them (integers in decimal).
     var values: [String]
+    /// The values are integers: the raw value is an `Int`.
+    var integer = false
 }
 
 struct Union: Sendable, Hashable {

@@ -29,6 +29,16 @@ public enum Generator {
     @discardableResult
     public static func validate(_ data: Data) throws -> Version {
         let isJSON = data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{")
+        if !isJSON {
+            // Yams' decoder would expand an alias bomb; refuse it first.
+            do {
+                try Node.checkAliasExpansion(String(decoding: data, as: UTF8.self))
+            } catch let error as AliasExpansionError {
+                throw GeneratorError.invalidDocument(error.description)
+            } catch {
+                throw GeneratorError.invalidDocument("neither JSON nor YAML: \(error)")
+            }
+        }
         let version = try version(of: data, isJSON: isJSON)
         do {
             switch version {

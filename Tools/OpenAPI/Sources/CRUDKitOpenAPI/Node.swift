@@ -66,7 +66,84 @@ indirect enum Node: Sendable, Hashable {
     /// Yams' node tree, which the conversion below walks with an explicit stack.
     static func parse(_ text: String) throws -> Node {
         guard let root = try Yams.compose(yaml: joiningSurrogatePairs(text)) else { return .object([]) }
+        if mayHoldAliases(text) { try checkAliasExpansion(root, textSize: text.utf8.count) }
         return convert(root)
+    }
+
+    /// The most nodes YAML aliases may add to a document once expanded. Yams' composer shares an aliased node
+    /// instead of copying it, so a small document of nested aliases ("billion laughs": nine levels of ten aliases
+    /// each) composes quickly but expands to 10^9 nodes in anything that walks it.
+    static let aliasExpansionLimit = 1_000_000
+
+    /// Throws ``AliasExpansionError`` when the text's aliases expand to more than ``aliasExpansionLimit`` nodes
+    /// beyond what its size allows without aliases; composes YAML text only when it may hold an alias.
+    static func checkAliasExpansion(_ text: String) throws {
+        guard mayHoldAliases(text) else { return }
+        guard let root = try Yams.compose(yaml: text) else { return }
+        try checkAliasExpansion(root, textSize: text.utf8.count)
+    }
+
+    /// An alias is written `*name` after an anchor `&name`: a text without both holds none.
+    static func mayHoldAliases(_ text: String) -> Bool {
+        text.utf8.contains(UInt8(ascii: "*")) && text.utf8.contains(UInt8(ascii: "&"))
+    }
+
+    /// Counts the nodes of `root` as if its aliases were expanded, and stops at the limit: a text of `n` bytes
+    /// holds at most about `n / 2` nodes without aliases, and aliases may add ``aliasExpansionLimit``. An alias
+    /// is its anchor's node itself, with that node's place in the text, so each collection's size is computed
+    /// once, by its kind, place and count (Yams holds anchors weakly: they are gone once the document is composed).
+    static func checkAliasExpansion(_ root: Yams.Node, textSize: Int) throws {
+        let limit = textSize / 2 + 1 + aliasExpansionLimit
+        struct Place: Hashable {
+            var mapping: Bool
+            var line: Int
+            var column: Int
+            var count: Int
+        }
+        enum Frame {
+            case enter(Yams.Node)
+            case exit(Place?, children: Int)
+        }
+        var sizes: [Place: Int] = [:]
+        var frames: [Frame] = [.enter(root)]
+        var values: [Int] = []
+        while let frame = frames.popLast() {
+            switch frame {
+            case .enter(let node):
+                var children: [Yams.Node] = []
+                switch node {
+                case .scalar, .alias: break
+                case .sequence(let sequence): children = Array(sequence)
+                case .mapping(let mapping):
+                    for pair in mapping {
+                        children.append(pair.key)
+                        children.append(pair.value)
+                    }
+                }
+                if children.isEmpty {
+                    values.append(1)
+                    continue
+                }
+                var key: Place?
+                if let mark = node.mark {
+                    key = Place(
+                        mapping: node.mapping != nil, line: mark.line, column: mark.column, count: children.count)
+                }
+                if let key, let size = sizes[key] {
+                    values.append(size)
+                    continue
+                }
+                frames.append(.exit(key, children: children.count))
+                for child in children.reversed() { frames.append(.enter(child)) }
+            case .exit(let key, let count):
+                var size = 1
+                for value in values.suffix(count) { size += value }
+                values.removeLast(count)
+                if size > limit { throw AliasExpansionError(limit: limit) }
+                if let key { sizes[key] = size }
+                values.append(size)
+            }
+        }
     }
 
     /// A JSON document with each `\uD83C\uDF89` escape (a UTF-16 surrogate pair, valid JSON that Python's
@@ -158,6 +235,16 @@ indirect enum Node: Sendable, Hashable {
             }
         }
         return values.last ?? .object([])
+    }
+}
+
+/// A YAML document whose aliases expand to more nodes than the generator reads (an alias bomb).
+struct AliasExpansionError: Error, CustomStringConvertible {
+    var limit: Int
+
+    var description: String {
+        "YAML aliases expand this document to more than \(limit) nodes (an alias bomb?); it is refused before "
+            + "expanding"
     }
 }
 

@@ -24,9 +24,11 @@ extension SchemaMapper {
             nested.append(.structure(structure))
             return MappedType(type: hint, nullable: nullable)
         }
-        if let values = stringEnumValues(schema) {
+        if let (values, integer) = enumeration(schema, pointer: pointer) {
             nested.append(
-                .stringEnum(StringEnum(name: hint, description: schema["description"]?.string, values: values)))
+                .stringEnum(
+                    StringEnum(
+                        name: hint, description: schema["description"]?.string, values: values, integer: integer)))
             return MappedType(type: hint, nullable: nullable || schema["enum"]?.items.contains(where: \.isNull) == true)
         }
         if schema["oneOf"] != nil || schema["anyOf"] != nil {
@@ -37,6 +39,12 @@ extension SchemaMapper {
             return MappedType(type: "JSON", nullable: true)
         }
         let types = typeNames(schema).filter { $0 != "null" }
+        if let values = schema["enum"]?.items, values.contains(where: { !$0.isNull }) {
+            note(
+                pointer,
+                "an enum whose values are not all strings or all integers (Int) is not checked; the value is kept as "
+                    + "its type (\(types.first ?? "any JSON"))")
+        }
         if types.count > 1 {
             note(pointer, "a value of several types (\(types.joined(separator: ", "))) is kept as JSON")
             return MappedType(type: "JSON", nullable: true)

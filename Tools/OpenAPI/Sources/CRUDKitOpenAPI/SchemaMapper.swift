@@ -76,18 +76,23 @@ final class SchemaMapper {
         return current
     }
 
-    /// Follows `$ref`s to the schema they name (at most ``referenceLimit``), with its pointer.
-    func resolve(_ node: Node, pointer: String) -> (node: Node, pointer: String) {
+    /// Follows `$ref`s to the schema they name (at most ``referenceLimit``), with its pointer; `notes` false
+    /// when the caller only looks (the place that uses the schema notes what is wrong with it).
+    func resolve(_ node: Node, pointer: String, notes: Bool = true) -> (node: Node, pointer: String) {
         var current = (node: node, pointer: pointer)
         for _ in 0..<referenceLimit {
             guard let reference = current.node["$ref"]?.string else { return current }
             guard let target = self.node(at: reference) else {
-                note(current.pointer, "$ref \(reference) does not resolve in this document; the value is kept as JSON")
+                if notes {
+                    note(
+                        current.pointer,
+                        "$ref \(reference) does not resolve in this document; the value is kept as JSON")
+                }
                 return (.object([]), current.pointer)
             }
             current = (target, reference)
         }
-        note(pointer, "$ref chain longer than \(referenceLimit); the value is kept as JSON")
+        if notes { note(pointer, "$ref chain longer than \(referenceLimit); the value is kept as JSON") }
         return (.object([]), pointer)
     }
 
@@ -112,11 +117,16 @@ final class SchemaMapper {
         if isObjectLike(schema) {
             return .structure(structure(named: name, schema: schema, pointer: pointer, componentKey: componentKey))
         }
-        if let values = stringEnumValues(schema) {
-            return .stringEnum(StringEnum(name: name, description: description, values: values))
+        if let (values, integer) = enumeration(schema, pointer: pointer) {
+            return .stringEnum(StringEnum(name: name, description: description, values: values, integer: integer))
         }
         if let union = union(named: name, schema: schema, pointer: pointer) {
             return .union(union)
+        }
+        if let componentKey, let cycle = referenceCycle(from: componentKey) {
+            let names = (cycle + [componentKey]).joined(separator: " → ")
+            note(pointer, "$ref/allOf cycle (\(names)) that names no schema of its own; the value is kept as JSON")
+            return .alias(name: name, type: "JSON", description: description)
         }
         var nested: [Declaration] = []
         let mapped = type(for: schema, pointer: pointer, hint: name + "Value", nested: &nested)
@@ -129,6 +139,36 @@ final class SchemaMapper {
 
     /// Declarations made beside an alias (its inline types).
     var extraDeclarations: [Declaration] = []
+
+    /// The components a schema that is only a reference (a `$ref`, or an `allOf` of one member) leads through back
+    /// to itself, or `nil` when it reaches a schema of its own: such a cycle would be type aliases of each other.
+    func referenceCycle(from key: String) -> [String]? {
+        guard var schema = root["components"]?["schemas"]?[key] else { return nil }
+        var path = [key]
+        for _ in 0..<referenceLimit {
+            if schema["properties"] != nil { return nil }
+            let next: Node
+            if schema["$ref"] != nil {
+                next = schema
+            } else if let allOf = schema["allOf"]?.items, allOf.count == 1 {
+                next = allOf[0]
+            } else {
+                return nil
+            }
+            if let reference = next["$ref"]?.string {
+                guard let target = componentKey(ofReference: reference),
+                    let targetSchema = root["components"]?["schemas"]?[target]
+                else { return nil }
+                if target == key { return path }
+                if path.contains(target) { return nil }  // a cycle this schema leads into but is not part of
+                path.append(target)
+                schema = targetSchema
+            } else {
+                schema = next
+            }
+        }
+        return nil
+    }
 
     // MARK: - Objects
 
@@ -155,21 +195,35 @@ final class SchemaMapper {
     }
 
     /// The properties of an object schema with `allOf` members merged in order, their `required` lists joined.
-    func members(of schema: Node, pointer: String) -> (members: [ObjectMember], additional: (Node, String)?) {
+    /// `notes` false when the caller only looks (the conventions detector), not generates.
+    func members(
+        of schema: Node, pointer: String, notes: Bool = true
+    ) -> (members: [ObjectMember], additional: (Node, String)?) {
         var result: [ObjectMember] = []
         var additional: (Node, String)?
         var required: Set<String> = []
-        var pending: [(Node, String)] = [(schema, pointer)]
+        // Each entry carries the schemas that include it, so that a cycle (A allOf B, B allOf A) is seen.
+        var pending: [(node: Node, pointer: String, including: [String])] = [(schema, pointer, [])]
         var visited = 0
         var order: [(Node, String)] = []
         // Flatten allOf (depth first, in order) without recursion.
-        while let (node, at) = pending.popLast() {
+        while let (node, at, including) = pending.popLast() {
             visited += 1
-            if visited > 4096 { break }
-            let (resolved, resolvedPointer) = resolve(node, pointer: at)
+            if visited > 4096 {
+                if notes {
+                    note(pointer, "allOf includes more than 4096 schemas; the members after those are not merged")
+                }
+                break
+            }
+            let (resolved, resolvedPointer) = resolve(node, pointer: at, notes: notes)
+            if including.contains(resolvedPointer) {
+                if notes { note(at, "allOf cycle: \(resolvedPointer) includes itself; its members are merged once") }
+                continue
+            }
             order.append((resolved, resolvedPointer))
             for (index, member) in (resolved["allOf"]?.items ?? []).enumerated().reversed() {
-                pending.append((member, Pointer.join(resolvedPointer, "allOf", String(index))))
+                pending.append(
+                    (member, Pointer.join(resolvedPointer, "allOf", String(index)), including + [resolvedPointer]))
             }
         }
         for (node, at) in order {
@@ -213,9 +267,17 @@ final class SchemaMapper {
         }
         var nested: [Declaration] = []
         var properties: [Property] = []
-        var usedNames: Set<String> = []
+        // A key that is already its Swift name (`aB`, `value`) keeps it; keys that make the same name (`a-b`, `a_b`,
+        // `🎉`) are numbered after it.
+        let spelledAsSwift = Set(
+            (readMembers + (requestMembers ?? [])).map(\.key).filter {
+                SwiftNames.bare(SwiftNames.propertyName($0)) == $0
+                    && !(additional != nil && $0 == "additionalProperties")
+            })
+        var usedNames: Set<String> = spelledAsSwift
         func uniqueName(_ key: String) -> String {
             var name = SwiftNames.propertyName(key)
+            if spelledAsSwift.contains(key) { return name }
             if SwiftNames.bare(name) == "additionalProperties" && additional != nil { name += "Value" }
             var counter = 2
             let base = name
@@ -226,9 +288,21 @@ final class SchemaMapper {
             usedNames.insert(SwiftNames.bare(name))
             return name
         }
-        for member in readMembers {
-            var hint = SwiftNames.typeName(member.key)
+        // Nested types are named from their keys; two keys that make one name (`x y`, `x_y`) get two types, and
+        // none hides the struct's own `CodingKeys`.
+        func uniqueHint(_ key: String) -> String {
+            var hint = SwiftNames.typeName(key)
             if hint == name { hint += "Value" }
+            let base = hint
+            var counter = 2
+            while hint == "CodingKeys" || nested.contains(where: { $0.name == hint }) {
+                hint = base + "\(counter)"
+                counter += 1
+            }
+            return hint
+        }
+        for member in readMembers {
+            let hint = uniqueHint(member.key)
             var mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
             var flags = permissions(member.schema)
             var encoded = !flags.readOnly
@@ -263,8 +337,7 @@ final class SchemaMapper {
         for member in requestMembers ?? [] where !readMembers.contains(where: { $0.key == member.key }) {
             let flags = permissions(member.schema)
             if flags.readOnly { continue }
-            var hint = SwiftNames.typeName(member.key)
-            if hint == name { hint += "Value" }
+            let hint = uniqueHint(member.key)
             let mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
             let shape = Self.shape(
                 required: member.required, nullable: mapped.nullable, readOnly: false, writeOnly: true)
@@ -317,7 +390,7 @@ final class SchemaMapper {
 
     /// `{type: null}`, `{enum: [null]}` or a `$ref` to one.
     func isNullSchema(_ schema: Node) -> Bool {
-        let resolved = resolve(schema, pointer: "#").node
+        let resolved = resolve(schema, pointer: "#", notes: false).node
         if typeNames(resolved) == ["null"] { return true }
         if let values = resolved["enum"]?.items, !values.isEmpty, values.allSatisfy(\.isNull) { return true }
         return false
@@ -325,9 +398,46 @@ final class SchemaMapper {
 
     /// `{enum: [""]}` (drf-spectacular's `BlankEnum`), which a string enum's unknown value already holds.
     func isBlankSchema(_ schema: Node) -> Bool {
-        let resolved = resolve(schema, pointer: "#").node
+        let resolved = resolve(schema, pointer: "#", notes: false).node
         if let values = resolved["enum"]?.items, values.count == 1, values[0].string == "" { return true }
         return false
+    }
+
+    /// The values of an enum written as a Swift enum: strings, or integers (`integer`), each once (a value listed
+    /// twice is a diagnostic); `nil` for a schema that is not such an enum.
+    func enumeration(_ schema: Node, pointer: String) -> (values: [String], integer: Bool)? {
+        let found: (values: [String], integer: Bool)
+        if let values = stringEnumValues(schema) {
+            found = (values, false)
+        } else if let values = integerEnumValues(schema) {
+            found = (values, true)
+        } else {
+            return nil
+        }
+        var seen: Set<String> = []
+        var unique: [String] = []
+        for value in found.values {
+            if seen.insert(value).inserted {
+                unique.append(value)
+            } else {
+                note(pointer, "enum lists \(SwiftNames.literal(value)) more than once; it is one case")
+            }
+        }
+        return (unique, found.integer)
+    }
+
+    /// The values of an integer enum (`type: integer`, or no type and only integers), in decimal; `nil` when a
+    /// value is not an integer that fits `Int`.
+    func integerEnumValues(_ schema: Node) -> [String]? {
+        guard let values = schema["enum"]?.items, !values.isEmpty else { return nil }
+        let types = typeNames(schema).filter { $0 != "null" }
+        guard types.isEmpty || types == ["integer"] else { return nil }
+        var result: [String] = []
+        for value in values where !value.isNull {
+            guard case .scalar(let text, quoted: false) = value, let number = Int(text) else { return nil }
+            result.append(String(number))
+        }
+        return result.isEmpty ? nil : result
     }
 
     /// The values of a string enum (`null` left out: it makes the enum nullable).

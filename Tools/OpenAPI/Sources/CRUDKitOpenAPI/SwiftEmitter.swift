@@ -287,10 +287,12 @@ struct SwiftEmitter {
         lines.append(
             "\(indent)/// A value the document does not list decodes as `unknown` and is written back as it came.")
         lines.append("\(indent)\(access) enum \(value.name): RawRepresentable, Codable, Hashable, Sendable {")
+        let rawType = value.integer ? "Int" : "String"
+        func literal(_ raw: String) -> String { value.integer ? raw : SwiftNames.literal(raw) }
         var names: [(String, String)] = []
         var used: Set<String> = ["unknown"]
         for raw in value.values {
-            var name = SwiftNames.caseName(raw)
+            var name = value.integer ? SwiftNames.caseName(integer: raw) : SwiftNames.caseName(raw)
             var counter = 2
             let base = SwiftNames.bare(name)
             while used.contains(SwiftNames.bare(name)) {
@@ -306,34 +308,36 @@ struct SwiftEmitter {
             lines.append("\(inner)case \(name)")
         }
         lines.append("\(inner)/// A value the document does not list.")
-        lines.append("\(inner)case unknown(String)")
+        lines.append("\(inner)case unknown(\(rawType))")
         lines.append("")
         lines.append("\(inner)/// The case of `rawValue`, `unknown` when the document does not list it.")
         lines.append("\(inner)/// - Parameter rawValue: The value as the server writes it.")
-        lines.append("\(inner)\(access) init(rawValue: String) {")
+        lines.append("\(inner)\(access) init(rawValue: \(rawType)) {")
         lines.append("\(inner)    switch rawValue {")
         for (raw, name) in names {
-            lines.append("\(inner)    case \(SwiftNames.literal(raw)): self = .\(name)")
+            lines.append("\(inner)    case \(literal(raw)): self = .\(name)")
         }
         lines.append("\(inner)    default: self = .unknown(rawValue)")
         lines.append("\(inner)    }")
         lines.append("\(inner)}")
         lines.append("")
         lines.append("\(inner)/// The value as the server writes it.")
-        lines.append("\(inner)\(access) var rawValue: String {")
+        lines.append("\(inner)\(access) var rawValue: \(rawType) {")
         lines.append("\(inner)    switch self {")
         for (raw, name) in names {
-            lines.append("\(inner)    case .\(name): \(SwiftNames.literal(raw))")
+            lines.append("\(inner)    case .\(name): \(literal(raw))")
         }
         lines.append("\(inner)    case .unknown(let value): value")
         lines.append("\(inner)    }")
         lines.append("\(inner)}")
         lines.append("")
-        lines.append("\(inner)/// Reads the string; any string is accepted.")
+        let kind = value.integer ? "integer" : "string"
+        lines.append("\(inner)/// Reads the \(kind); any \(kind) is accepted.")
         lines.append("\(inner)/// - Parameter decoder: The decoder.")
-        lines.append("\(inner)/// - Throws: `DecodingError` when the value is not a string.")
+        lines.append(
+            "\(inner)/// - Throws: `DecodingError` when the value is not a\(value.integer ? "n" : "") \(kind).")
         lines.append("\(inner)\(access) init(from decoder: any Decoder) throws {")
-        lines.append("\(inner)    self.init(rawValue: try decoder.singleValueContainer().decode(String.self))")
+        lines.append("\(inner)    self.init(rawValue: try decoder.singleValueContainer().decode(\(rawType).self))")
         lines.append("\(inner)}")
         lines.append("")
         lines.append("\(inner)/// Writes ``rawValue``.")

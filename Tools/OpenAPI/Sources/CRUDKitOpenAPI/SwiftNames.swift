@@ -46,7 +46,13 @@ enum SwiftNames {
         return result
     }
 
-    /// `first_name` → `firstName`; keywords escaped with backticks.
+    /// Names that backticks do not make usable as a member (`x.self`, `self.init`, `x.Type`), and so get `Value`
+    /// appended instead.
+    static let unusableMemberNames: Set<String> = ["self", "Self", "init", "super", "Type", "Protocol"]
+
+    /// `first_name` → `firstName`; keywords escaped with backticks (`default` → `` `default` ``), and the names no
+    /// backticks make a usable member (`self`, `init`) suffixed: `selfValue`. A name with no ASCII letter or digit
+    /// (`🎉`, `""`) is `value`; callers make names unique.
     static func propertyName(_ name: String) -> String {
         let parts = words(name)
         guard let first = parts.first else { return "value" }
@@ -54,13 +60,20 @@ enum SwiftNames {
         if first.count > 1, first == first.uppercased() { result = first.lowercased() }
         for word in parts.dropFirst() { result += word.prefix(1).uppercased() + word.dropFirst() }
         if result.first?.isNumber == true { result = "_" + result }
+        if unusableMemberNames.contains(result) { result += "Value" }
         return escaped(result)
     }
 
-    /// A case name for an enum value: `in_progress` → `inProgress`, `""` → `empty`.
+    /// A case name for an enum value: `in_progress` → `inProgress`, `""` → `empty`; never a member the enum
+    /// itself declares (`unknown`, `rawValue`).
     static func caseName(_ value: String) -> String {
         let name = value.isEmpty ? "empty" : propertyName(value)
-        return name == "unknown" ? "unknownValue" : name
+        return ["unknown", "rawValue", "hashValue"].contains(name) ? name + "Value" : name
+    }
+
+    /// A case name for an integer enum value: `1` → `value1`, `-1` → `valueMinus1`.
+    static func caseName(integer value: String) -> String {
+        value.hasPrefix("-") ? "valueMinus" + value.dropFirst() : "value" + value
     }
 
     static func escaped(_ name: String) -> String {

@@ -127,10 +127,12 @@ import Testing
     @Test func customActionsAreTypedMethods() async throws {
         _ = stubs.on(.post, "people/:id/activate", .json(text: Self.adaText))
         _ = stubs.on(.get, "people/search", .json(text: "[\(Self.adaText)]"))
-        let ada = Person(id: 1, firstName: "Ada", idNumber: "X")
+        // Person 41, made here: Person 1 is read by the other tests, each through its own API, and CRUDKit refuses
+        // to send a value read through an API that no longer exists.
+        let ada = Person(id: 41, firstName: "Ada", idNumber: "X")
         let active = try await API.withShared(api) { try await ada.activate() }
         #expect(active.firstName == "Ada")
-        #expect(stubs.recorder.last?.path == "/api/people/1/activate/")
+        #expect(stubs.recorder.last?.path == "/api/people/41/activate/")
         let found = try await API.withShared(api) { try await Person.search(query: ["q": "ada"]) }
         #expect(found.map(\.idNumber) == ["X-1"])
     }
