@@ -17,6 +17,12 @@ import Tracing
 /// `http.response.status_code`, `http.response.body.size`, `error.type`; a 4xx or 5xx answer or a failure sets the
 /// status to error, and a failure is recorded redacted.
 ///
+/// A redirect is followed by the transport inside one attempt: the span keeps the request as it was addressed
+/// (`url.full`, `url.template`, `server.address`, `server.port`, the name), takes the status and size of the final
+/// answer, and says where the redirect led in `crudkit.redirect.url.full` (redacted), `crudkit.redirect.server.address`
+/// and `crudkit.redirect.server.port`. The transport drops the credential headers at a change of origin; the
+/// propagation headers go on to every hop. The number of hops is not known to the middleware and is not recorded.
+///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insertObservability() }
 /// ```
@@ -127,6 +133,7 @@ public struct DistributedTracingMiddleware: Middleware {
             }
             span.attributes[HTTPClientSemantics.status] = response.status
             span.attributes[HTTPClientSemantics.responseBodySize] = response.body.count
+            Self.recordRedirect(of: response, for: request, on: span, redaction)
             if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
                 span.attributes[HTTPClientSemantics.errorType] = type
                 span.setStatus(SpanStatus(code: .error))
@@ -136,12 +143,29 @@ public struct DistributedTracingMiddleware: Middleware {
             if let status = (error as? CRUDError)?.status {
                 span.attributes[HTTPClientSemantics.status] = status
             }
+            if let response = (error as? CRUDError)?.response {
+                Self.recordRedirect(of: response, for: request, on: span, redaction)
+            }
             span.attributes[HTTPClientSemantics.errorType] = HTTPClientSemantics.errorType(error)
             span.setStatus(SpanStatus(code: .error))
             if let failure = error as? CRUDError {
                 span.recordError(redaction.redact(failure))
             }
             throw error
+        }
+    }
+}
+
+extension DistributedTracingMiddleware {
+    /// Says on `span` where a redirect the transport followed led: the answering URL (redacted), host and port.
+    fileprivate static func recordRedirect(
+        of response: HTTPResponse, for request: HTTPRequest, on span: any Span, _ redaction: Redaction
+    ) {
+        guard let redirected = HTTPClientSemantics.redirectedURL(of: response, for: request) else { return }
+        span.updateAttributes { attributes in
+            attributes[HTTPClientSemantics.redirectURLFull] = redaction.redact(redirected)
+            attributes[HTTPClientSemantics.redirectServerAddress] = HTTPClientSemantics.serverAddress(redirected)
+            attributes[HTTPClientSemantics.redirectServerPort] = HTTPClientSemantics.serverPort(redirected)
         }
     }
 }
