@@ -43,6 +43,10 @@ public struct DistributedTracingMiddleware: Middleware {
     /// What the span's `url.full` and recorded errors never show in clear; `nil` uses the API's
     /// ``CRUDKit/APIConfiguration/redaction``.
     public var redaction: Redaction?
+    /// For the attempt stage: whether a request stage of the same tracer is outside it (as
+    /// `insertObservability(logger:metrics:tracer:)` places them), which has injected the context into the request
+    /// already; then a first attempt has nothing left to do here and passes through without reading the instrument.
+    var requestStageOutside = false
 
     /// Creates a stage.
     /// - Parameters:
@@ -65,6 +69,7 @@ public struct DistributedTracingMiddleware: Middleware {
     /// read without the cast `InstrumentationSystem.tracer` costs), and, for the attempt stage, no span to add a
     /// retry to.
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
+        if requestStageOutside, context.attempt <= 1 { return true }
         if let tracer { return tracer is NoOpTracer }
         let instrument = InstrumentationSystem.instrument
         return instrument is NoOpInstrument || instrument is NoOpTracer

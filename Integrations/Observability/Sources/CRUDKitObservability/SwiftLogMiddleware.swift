@@ -94,8 +94,8 @@ public struct SwiftLogMiddleware: Middleware {
     /// Logs the attempt around sending it on through `next`.
     ///
     /// The logger's level is read once, before anything else: a line it would drop is never built (no message, no
-    /// metadata, no merge of the task's metadata into the API's logger), so a `.info` logger costs a 2xx attempt
-    /// two clock readings and nothing more.
+    /// metadata, no merge of the task's metadata into the API's logger, no redaction, not even the clock reading
+    /// that ends the duration), so a `.info` logger costs a 2xx attempt one clock reading and nothing more.
     public func intercept(
         _ request: HTTPRequest,
         context: MiddlewareContext,
@@ -105,19 +105,21 @@ public struct SwiftLogMiddleware: Middleware {
         let level = level(task: task)
         let levels = self.levels
         if level > levels.highest { return try await next(request, context) }
-        let redaction = self.redaction ?? context.api.configuration.redaction
+        // The API's redaction, read only for a line that is written.
+        func redaction() -> Redaction { self.redaction ?? context.api.configuration.redaction }
         // The metadata is built only for a line the logger's level lets through (none, at `.info`, for a success).
         func base() -> Logger.Metadata {
             var metadata: Logger.Metadata = [
                 HTTPClientSemantics.method: .string(request.method.rawValue),
-                HTTPClientSemantics.urlFull: .string(redaction.redact(request.url)),
+                HTTPClientSemantics.urlFull: .string(redaction().redact(request.url)),
                 "crudkit.attempt": .stringConvertible(context.attempt),
             ]
             if let template = context.urlTemplate { metadata[HTTPClientSemantics.urlTemplate] = .string(template) }
             return metadata
         }
+        let clock = context.api.configuration.clock
         // An answer, logged at the level of its status.
-        func answered(_ response: HTTPResponse, after elapsed: Duration) {
+        func answered(_ response: HTTPResponse, since started: Duration) {
             let lineLevel: Logger.Level
             switch response.status {
             case 500...: lineLevel = levels.serverError
@@ -125,6 +127,7 @@ public struct SwiftLogMiddleware: Middleware {
             default: lineLevel = levels.success
             }
             guard level <= lineLevel else { return }
+            let elapsed = clock.now() - started
             var metadata = base()
             metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
             metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
@@ -133,7 +136,7 @@ public struct SwiftLogMiddleware: Middleware {
                 metadata[HTTPClientSemantics.errorType] = .string(type)
             }
             if let redirected = HTTPClientSemantics.redirectedURL(of: response, for: request) {
-                metadata[HTTPClientSemantics.redirectURLFull] = .string(redaction.redact(redirected))
+                metadata[HTTPClientSemantics.redirectURLFull] = .string(redaction().redact(redirected))
             }
             lineLogger(task: task).log(level: lineLevel, "CRUDKit response received", metadata: metadata)
         }
@@ -148,26 +151,25 @@ public struct SwiftLogMiddleware: Middleware {
         if level <= levels.sent {
             lineLogger(task: task).log(level: levels.sent, "CRUDKit request sent", metadata: base())
         }
-        let clock = context.api.configuration.clock
         let started = clock.now()
         do {
             let response = try await next(request, context)
-            answered(response, after: clock.now() - started)
+            answered(response, since: started)
             return response
         } catch {
-            let elapsed = clock.now() - started
             if let response = (error as? CRUDError)?.response {
-                answered(response, after: elapsed)
+                answered(response, since: started)
                 throw error
             }
             let type = HTTPClientSemantics.errorType(error)
             let lineLevel = type == "cancelled" ? levels.cancelled : levels.failure
             guard level <= lineLevel else { throw error }
+            let elapsed = clock.now() - started
             var metadata = base()
             metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             metadata[HTTPClientSemantics.errorType] = .string(type)
             if let failure = error as? CRUDError {
-                metadata["crudkit.error"] = .string(redaction.redact(failure).description)
+                metadata["crudkit.error"] = .string(redaction().redact(failure).description)
             }
             lineLogger(task: task).log(level: lineLevel, "CRUDKit request failed", metadata: metadata)
             throw error

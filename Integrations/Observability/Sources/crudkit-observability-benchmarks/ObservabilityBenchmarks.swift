@@ -1,7 +1,7 @@
 // The cost of logging, metrics and tracing on CRUDKit's in-process pipeline: `api.get` + decode over a
 // StubTransport (no network), with `insertObservability()` and no-op backends, beside the same pipeline without it.
 //
-//   swift run -c release crudkit-observability-benchmarks [--smoke] [--rounds N]
+//   swift run -c release crudkit-observability-benchmarks [--smoke] [--rounds N] [--chain]
 //
 // The rows run interleaved, in batches of 5,000 requests, the order rotated every round. Each batch is timed twice:
 // the process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`, all threads: time the machine's other load takes from us is
@@ -12,6 +12,7 @@
 //
 // A second pipeline, `api.send` over a transport with one fixed answer and no decoding, is the chain alone: its
 // requests cost a fraction of the first's, and so does the run-to-run noise, while what the stages add is the same.
+// `--chain` runs only this one.
 //
 // CRUDKIT_BENCH_ONLY=N runs only row N of the first pipeline (0 without, 1 no-op backends, 2 recording, 3 without again, 4 no-op with the
 // logger off) for 20,000 requests (or CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for a profiler.
@@ -77,7 +78,8 @@ enum ObservabilityBenchmarks {
             let times = environment["CRUDKIT_BENCH_COUNT"].flatMap(Int.init) ?? batch * 4
             return try await decoding.run(only, times: times)
         }
-        for pipeline in [decoding, chainOnly] { try await pipeline.measure(rounds: rounds) }
+        let pipelines = arguments.contains("--chain") ? [chainOnly] : [decoding, chainOnly]
+        for pipeline in pipelines { try await pipeline.measure(rounds: rounds) }
     }
 }
 
