@@ -70,9 +70,9 @@ public struct DistributedTracingMiddleware: Middleware {
     /// retry to.
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
         if requestStageOutside, context.attempt <= 1 { return true }
-        if let tracer { return tracer is NoOpTracer }
+        if let tracer { return NoOpBackends.isNoOp(tracer) }
         let instrument = InstrumentationSystem.instrument
-        return instrument is NoOpInstrument || instrument is NoOpTracer
+        return NoOpBackends.isNoOp(instrument)
     }
 
     /// Traces the request (or attempt) around sending it on through `next`.
@@ -84,7 +84,7 @@ public struct DistributedTracingMiddleware: Middleware {
         let tracer = self.tracer ?? InstrumentationSystem.tracer
         switch stage {
         case .request:
-            if tracer is NoOpTracer { return try await Self.propagating(request, context, next, self.tracer) }
+            if NoOpBackends.isNoOp(tracer) { return try await Self.propagating(request, context, next, self.tracer) }
             return try await traceRequest(request, context, next, tracer)
         case .attempt:
             if let span = Self.requestSpan, context.attempt > 1 {
@@ -106,7 +106,7 @@ public struct DistributedTracingMiddleware: Middleware {
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareNext, _ tracer: (any Tracer)?
     ) async throws -> HTTPResponse {
         let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
-        guard !(instrument is NoOpTracer || instrument is NoOpInstrument), let current = ServiceContext.current
+        guard !NoOpBackends.isNoOp(instrument), let current = ServiceContext.current
         else { return try await next(request, context) }
         var request = request
         instrument.inject(current, into: &request.headers, using: HTTPHeadersInjector())
