@@ -17,6 +17,12 @@ import Tracing
 /// `http.response.status_code`, `http.response.body.size`, `error.type`; a 4xx or 5xx answer or a failure sets the
 /// status to error, and a failure is recorded redacted.
 ///
+/// A redirect is followed by the transport inside one attempt: the span keeps the request as it was addressed
+/// (`url.full`, `url.template`, `server.address`, `server.port`, the name), takes the status and size of the final
+/// answer, and says where the redirect led in `crudkit.redirect.url.full` (redacted), `crudkit.redirect.server.address`
+/// and `crudkit.redirect.server.port`. The transport drops the credential headers at a change of origin; the
+/// propagation headers go on to every hop. The number of hops is not known to the middleware and is not recorded.
+///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insertObservability() }
 /// ```
@@ -37,6 +43,10 @@ public struct DistributedTracingMiddleware: Middleware {
     /// What the span's `url.full` and recorded errors never show in clear; `nil` uses the API's
     /// ``CRUDKit/APIConfiguration/redaction``.
     public var redaction: Redaction?
+    /// For the attempt stage: whether a request stage of the same tracer is outside it (as
+    /// `insertObservability(logger:metrics:tracer:)` places them), which has injected the context into the request
+    /// already; then a first attempt has nothing left to do here and passes through without reading the instrument.
+    var requestStageOutside = false
 
     /// Creates a stage.
     /// - Parameters:
@@ -59,9 +69,10 @@ public struct DistributedTracingMiddleware: Middleware {
     /// read without the cast `InstrumentationSystem.tracer` costs), and, for the attempt stage, no span to add a
     /// retry to.
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
-        if let tracer { return tracer is NoOpTracer }
+        if requestStageOutside, context.attempt <= 1 { return true }
+        if let tracer { return NoOpBackends.isNoOp(tracer) }
         let instrument = InstrumentationSystem.instrument
-        return instrument is NoOpInstrument || instrument is NoOpTracer
+        return NoOpBackends.isNoOp(instrument)
     }
 
     /// Traces the request (or attempt) around sending it on through `next`.
@@ -73,7 +84,7 @@ public struct DistributedTracingMiddleware: Middleware {
         let tracer = self.tracer ?? InstrumentationSystem.tracer
         switch stage {
         case .request:
-            if tracer is NoOpTracer { return try await Self.propagating(request, context, next, self.tracer) }
+            if NoOpBackends.isNoOp(tracer) { return try await Self.propagating(request, context, next, self.tracer) }
             return try await traceRequest(request, context, next, tracer)
         case .attempt:
             if let span = Self.requestSpan, context.attempt > 1 {
@@ -95,7 +106,7 @@ public struct DistributedTracingMiddleware: Middleware {
         _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareNext, _ tracer: (any Tracer)?
     ) async throws -> HTTPResponse {
         let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
-        guard !(instrument is NoOpTracer || instrument is NoOpInstrument), let current = ServiceContext.current
+        guard !NoOpBackends.isNoOp(instrument), let current = ServiceContext.current
         else { return try await next(request, context) }
         var request = request
         instrument.inject(current, into: &request.headers, using: HTTPHeadersInjector())
@@ -127,6 +138,7 @@ public struct DistributedTracingMiddleware: Middleware {
             }
             span.attributes[HTTPClientSemantics.status] = response.status
             span.attributes[HTTPClientSemantics.responseBodySize] = response.body.count
+            Self.recordRedirect(of: response, for: request, on: span, redaction)
             if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
                 span.attributes[HTTPClientSemantics.errorType] = type
                 span.setStatus(SpanStatus(code: .error))
@@ -136,12 +148,29 @@ public struct DistributedTracingMiddleware: Middleware {
             if let status = (error as? CRUDError)?.status {
                 span.attributes[HTTPClientSemantics.status] = status
             }
+            if let response = (error as? CRUDError)?.response {
+                Self.recordRedirect(of: response, for: request, on: span, redaction)
+            }
             span.attributes[HTTPClientSemantics.errorType] = HTTPClientSemantics.errorType(error)
             span.setStatus(SpanStatus(code: .error))
             if let failure = error as? CRUDError {
                 span.recordError(redaction.redact(failure))
             }
             throw error
+        }
+    }
+}
+
+extension DistributedTracingMiddleware {
+    /// Says on `span` where a redirect the transport followed led: the answering URL (redacted), host and port.
+    fileprivate static func recordRedirect(
+        of response: HTTPResponse, for request: HTTPRequest, on span: any Span, _ redaction: Redaction
+    ) {
+        guard let redirected = HTTPClientSemantics.redirectedURL(of: response, for: request) else { return }
+        span.updateAttributes { attributes in
+            attributes[HTTPClientSemantics.redirectURLFull] = redaction.redact(redirected)
+            attributes[HTTPClientSemantics.redirectServerAddress] = HTTPClientSemantics.serverAddress(redirected)
+            attributes[HTTPClientSemantics.redirectServerPort] = HTTPClientSemantics.serverPort(redirected)
         }
     }
 }

@@ -14,6 +14,12 @@ enum HTTPClientSemantics {
     static let urlTemplate = "url.template"
     static let resendCount = "http.request.resend_count"
     static let responseBodySize = "http.response.body.size"
+    /// Where a followed redirect led: the URL that gave the answer (redacted), its host and port. OpenTelemetry has
+    /// no name for them (it traces each hop as a span of its own; CRUDKit's transports follow redirects inside one
+    /// attempt, out of the middleware's sight).
+    static let redirectURLFull = "crudkit.redirect.url.full"
+    static let redirectServerAddress = "crudkit.redirect.server.address"
+    static let redirectServerPort = "crudkit.redirect.server.port"
 
     /// The methods the conventions name; any other is `_OTHER` (an attacker-chosen method must not make a series).
     private static let knownMethods: Set<String> = [
@@ -32,6 +38,20 @@ enum HTTPClientSemantics {
     /// The port the request goes to, the scheme's default when the URL names none.
     static func serverPort(_ url: URL) -> Int {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+
+    /// The URL that gave `response` when it is not the one `request` was sent to (the transport followed a
+    /// redirect); `nil` otherwise. Only the scheme, host, port and path count: a query is not a new place.
+    static func redirectedURL(of response: HTTPResponse, for request: HTTPRequest) -> URL? {
+        guard let answered = response.url else { return nil }
+        let sent = request.url
+        if answered.scheme?.lowercased() == sent.scheme?.lowercased(),
+            answered.host?.lowercased() == sent.host?.lowercased(),
+            serverPort(answered) == serverPort(sent), answered.path == sent.path
+        {
+            return nil
+        }
+        return answered
     }
 
     /// `error.type`: the status of a 4xx/5xx answer, else a low-cardinality name of the failure; `nil` on success.

@@ -34,6 +34,8 @@ extension Array where Element == any Middleware {
         let inside = firstIndex { $0.name == .retry }.map { $0 + 1 } ?? 2
         insert(SwiftLogMiddleware(logger: logger), at: inside)
         insert(SwiftMetricsMiddleware(.attempt, factory: metrics), at: inside)
-        insert(DistributedTracingMiddleware(.attempt, tracer: tracer), at: inside)
+        var attempt = DistributedTracingMiddleware(.attempt, tracer: tracer)
+        attempt.requestStageOutside = true
+        insert(attempt, at: inside)
     }
 }

@@ -8,9 +8,13 @@ import Logging
 /// is a line of its own and a retry is logged as it starts. The metadata keys follow OpenTelemetry's names where
 /// there is one: `http.request.method`, `url.full` (redacted), `url.template` (when known),
 /// `http.response.status_code`, `http.response.body.size`, `error.type`, plus `crudkit.attempt` (from 1) and
-/// `crudkit.duration` (seconds, from sending to the answer or failure). The default levels (``Levels``): sent at
-/// `.trace`, 2xx and 3xx at `.debug`, 4xx at `.info`, a retry at `.notice`, 5xx at `.warning`, a transport error or
-/// timeout at `.error`, a cancellation at `.debug`.
+/// `crudkit.duration` (seconds, from sending to the answer or failure), and `crudkit.redirect.url.full` (redacted)
+/// when the transport followed a redirect to another URL. The default levels (``Levels``): sent at `.trace`, 2xx and
+/// 3xx at `.debug`, 4xx at `.info`, a retry at `.notice`, 5xx at `.warning`, a transport error or timeout at
+/// `.error`, a cancellation at `.debug`.
+///
+/// A line the logger's level drops is never built: the level is read once per attempt, before any message,
+/// metadata or merge of the task's metadata.
 ///
 /// The logger: one bound for the task with swift-log's `withLogger(_:_:)` wins (a logger per request); otherwise
 /// ``logger`` (one per API), with the metadata the task added by `withLogger(mergingMetadata:_:)` (a request id,
@@ -67,10 +71,15 @@ public struct SwiftLogMiddleware: Middleware {
     /// `swiftLog`.
     public var name: MiddlewareName { .swiftLog }
 
-    /// The logger for a request: the task's bound one, else ours with the task's metadata, else the task's.
-    var currentLogger: Logger {
-        let task = Logger.current
+    /// The level of the logger a request would log to, read without building that logger (no metadata merged).
+    private func level(task: Logger) -> Logger.Level {
         // swift-log's unbound task logger has an empty label (its documented "no withLogger scope" signal).
+        task.label.isEmpty ? (logger?.logLevel ?? task.logLevel) : task.logLevel
+    }
+
+    /// The logger for a request: the task's bound one, else ours with the task's metadata, else the task's. Built
+    /// only for a line that is written.
+    private func lineLogger(task: Logger) -> Logger {
         if !task.label.isEmpty { return task }
         guard var logger else { return task }
         for (key, value) in task.handler.metadata { logger[metadataKey: key] = value }
@@ -79,85 +88,92 @@ public struct SwiftLogMiddleware: Middleware {
 
     /// Whether the stage has nothing to do: the logger's level is above every level of ``levels``.
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
-        let task = Logger.current
-        // The level only: the merged logger `currentLogger` builds is not needed to read it.
-        let level = task.label.isEmpty ? (logger?.logLevel ?? task.logLevel) : task.logLevel
-        return level > levels.highest
+        level(task: Logger.current) > levels.highest
     }
 
     /// Logs the attempt around sending it on through `next`.
+    ///
+    /// The logger's level is read once, before anything else: a line it would drop is never built (no message, no
+    /// metadata, no merge of the task's metadata into the API's logger, no redaction, not even the clock reading
+    /// that ends the duration), so a `.info` logger costs a 2xx attempt one clock reading and nothing more.
     public func intercept(
         _ request: HTTPRequest,
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        let logger = currentLogger
-        if logger.logLevel > levels.highest { return try await next(request, context) }
-        let redaction = self.redaction ?? context.api.configuration.redaction
+        let task = Logger.current
+        let level = level(task: task)
+        let levels = self.levels
+        if level > levels.highest { return try await next(request, context) }
+        // The API's redaction, read only for a line that is written.
+        func redaction() -> Redaction { self.redaction ?? context.api.configuration.redaction }
         // The metadata is built only for a line the logger's level lets through (none, at `.info`, for a success).
         func base() -> Logger.Metadata {
             var metadata: Logger.Metadata = [
                 HTTPClientSemantics.method: .string(request.method.rawValue),
-                HTTPClientSemantics.urlFull: .string(redaction.redact(request.url)),
+                HTTPClientSemantics.urlFull: .string(redaction().redact(request.url)),
                 "crudkit.attempt": .stringConvertible(context.attempt),
             ]
             if let template = context.urlTemplate { metadata[HTTPClientSemantics.urlTemplate] = .string(template) }
             return metadata
         }
-        if context.attempt > 1, logger.logLevel <= levels.retry {
+        let clock = context.api.configuration.clock
+        // An answer, logged at the level of its status.
+        func answered(_ response: HTTPResponse, since started: Duration) {
+            let lineLevel: Logger.Level
+            switch response.status {
+            case 500...: lineLevel = levels.serverError
+            case 400..<500: lineLevel = levels.clientError
+            default: lineLevel = levels.success
+            }
+            guard level <= lineLevel else { return }
+            let elapsed = clock.now() - started
+            var metadata = base()
+            metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
+            metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
+            metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
+            if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
+                metadata[HTTPClientSemantics.errorType] = .string(type)
+            }
+            if let redirected = HTTPClientSemantics.redirectedURL(of: response, for: request) {
+                metadata[HTTPClientSemantics.redirectURLFull] = .string(redaction().redact(redirected))
+            }
+            lineLogger(task: task).log(level: lineLevel, "CRUDKit response received", metadata: metadata)
+        }
+        if context.attempt > 1, level <= levels.retry {
             var retry = base()
             if let previous = context.previousFailures.last {
                 retry[HTTPClientSemantics.errorType] = .string(
                     HTTPClientSemantics.errorType(status: nil, failure: previous) ?? "_OTHER")
             }
-            logger.log(level: levels.retry, "CRUDKit retrying request", metadata: retry)
+            lineLogger(task: task).log(level: levels.retry, "CRUDKit retrying request", metadata: retry)
         }
-        if logger.logLevel <= levels.sent { logger.log(level: levels.sent, "CRUDKit request sent", metadata: base()) }
-        let clock = context.api.configuration.clock
+        if level <= levels.sent {
+            lineLogger(task: task).log(level: levels.sent, "CRUDKit request sent", metadata: base())
+        }
         let started = clock.now()
         do {
             let response = try await next(request, context)
-            answered(response, after: clock.now() - started, base, logger)
+            answered(response, since: started)
             return response
         } catch {
-            let elapsed = clock.now() - started
             if let response = (error as? CRUDError)?.response {
-                answered(response, after: elapsed, base, logger)
+                answered(response, since: started)
                 throw error
             }
             let type = HTTPClientSemantics.errorType(error)
-            let level = type == "cancelled" ? levels.cancelled : levels.failure
-            guard logger.logLevel <= level else { throw error }
+            let lineLevel = type == "cancelled" ? levels.cancelled : levels.failure
+            guard level <= lineLevel else { throw error }
+            let elapsed = clock.now() - started
             var metadata = base()
             metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             metadata[HTTPClientSemantics.errorType] = .string(type)
             if let failure = error as? CRUDError {
-                metadata["crudkit.error"] = .string(redaction.redact(failure).description)
+                metadata["crudkit.error"] = .string(redaction().redact(failure).description)
             }
-            logger.log(level: level, "CRUDKit request failed", metadata: metadata)
+            lineLogger(task: task).log(level: lineLevel, "CRUDKit request failed", metadata: metadata)
             throw error
         }
-    }
-
-    /// Logs an answer at the level of its status.
-    private func answered(
-        _ response: HTTPResponse, after elapsed: Duration, _ base: () -> Logger.Metadata, _ logger: Logger
-    ) {
-        let level: Logger.Level
-        switch response.status {
-        case 500...: level = levels.serverError
-        case 400..<500: level = levels.clientError
-        default: level = levels.success
-        }
-        guard logger.logLevel <= level else { return }
-        var metadata = base()
-        metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
-        metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
-        metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
-        if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
-            metadata[HTTPClientSemantics.errorType] = .string(type)
-        }
-        logger.log(level: level, "CRUDKit response received", metadata: metadata)
     }
 
     /// `elapsed` in seconds, to the microsecond.

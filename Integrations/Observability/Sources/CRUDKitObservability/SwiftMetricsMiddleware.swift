@@ -59,7 +59,7 @@ public struct SwiftMetricsMiddleware: Middleware {
     /// this is a first attempt.
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
         if stage == .attempt, context.attempt <= 1 { return true }
-        return (factory ?? MetricsSystem.factory) is NOOPMetricsHandler
+        return NoOpBackends.isNoOp(factory ?? MetricsSystem.factory)
     }
 
     /// Measures the request (or counts the retry) around sending it on through `next`.
@@ -69,7 +69,7 @@ public struct SwiftMetricsMiddleware: Middleware {
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
         let factory = self.factory ?? MetricsSystem.factory
-        if factory is NOOPMetricsHandler { return try await next(request, context) }
+        if NoOpBackends.isNoOp(factory) { return try await next(request, context) }
         var dimensions = [
             (HTTPClientSemantics.method, HTTPClientSemantics.method(request)),
             (HTTPClientSemantics.serverAddress, HTTPClientSemantics.serverAddress(request.url)),

@@ -1,19 +1,29 @@
 // The cost of logging, metrics and tracing on CRUDKit's in-process pipeline: `api.get` + decode over a
 // StubTransport (no network), with `insertObservability()` and no-op backends, beside the same pipeline without it.
-// The two run interleaved, in batches, the order flipped every round; each figure is the median of the rounds of
-// the nanoseconds per request, and the row "added" is the median of the per-round differences.
 //
-//   swift run -c release crudkit-observability-benchmarks [--smoke]
+//   swift run -c release crudkit-observability-benchmarks [--smoke] [--rounds N] [--chain]
 //
-// CRUDKIT_BENCH_ONLY=0|1|2 runs only that row (without, no-op backends, recording) for 20,000 requests (or
-// CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for a profiler (`perf record -g`, or callgrind, whose
-// instruction counts at two counts give the instructions per request without the process's start).
+// The rows run interleaved, in batches of 5,000 requests, the order rotated every round. Each batch is timed twice:
+// the process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`, all threads: time the machine's other load takes from us is
+// not counted) and wall-clock time. A row's figure is the median over the rounds of its nanoseconds per request,
+// with the quartiles; "added" is the median (and quartiles) of the per-round differences from "without" — the pair
+// of batches of one round ran next to each other under the same load. The row "without (again)" is the same
+// pipeline as "without": its "added" is what the method reads when nothing was added (the noise floor).
+//
+// A second pipeline, `api.send` over a transport with one fixed answer and no decoding, is the chain alone: its
+// requests cost a fraction of the first's, and so does the run-to-run noise, while what the stages add is the same.
+// `--chain` runs only this one.
+//
+// CRUDKIT_BENCH_ONLY=N runs only row N of the first pipeline (0 without, 1 no-op backends, 2 recording, 3 without again, 4 no-op with the
+// logger off) for 20,000 requests (or CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for a profiler.
 //
 // No-op backends: the process bootstraps nothing (swift-log's default handler at `.info`, so the per-attempt
 // lines at `.trace`/`.debug` are below its level; swift-metrics' NOOPMetricsHandler; swift-distributed-tracing's
-// NoOpTracer). The row "recording" attaches backends that keep nothing but do the work a real one does per call (a
-// logger at `.trace` into a handler that drops the line, a factory whose handlers drop the values, a tracer whose
-// spans drop their attributes), as a ceiling for what the middleware itself costs with a real backend.
+// NoOpTracer). "no-op, logger off" gives the stages a logger at `.critical`, above every line's level, so the logging
+// stage passes through too: the difference from "no-op backends" is what the logging stage costs at `.info`. The
+// row "recording" attaches backends that keep nothing but do the work a real one does per call (a logger at `.trace`
+// into a handler that drops the line, a factory whose handlers drop the values, a tracer whose spans drop their
+// attributes), as a ceiling for what the middleware itself costs with a real backend.
 import CRUDKit
 import CRUDKitObservability
 import CRUDKitTesting
@@ -22,6 +32,12 @@ import Foundation
 import Instrumentation
 import Logging
 import Tracing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The answer every request decodes.
 struct Person: Codable, Sendable {
@@ -33,69 +49,135 @@ struct Person: Codable, Sendable {
 @main
 enum ObservabilityBenchmarks {
     static func main() async throws {
-        let smoke = CommandLine.arguments.contains("--smoke")
-        let rounds = smoke ? 3 : 21
+        let arguments = CommandLine.arguments
+        let smoke = arguments.contains("--smoke")
+        let roundsArgument = arguments.firstIndex(of: "--rounds").flatMap {
+            $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+        }
+        let rounds = max(1, roundsArgument ?? (smoke ? 3 : 31))
         let batch = smoke ? 50 : 5_000
+        let base = URL(string: "https://api.example.com/v1")!
         let stubs = StubTransport().on(
             .get, "people/:id", .json(["id": 1, "firstName": "Ada", "lastName": "Lovelace"]))
-        let base = URL(string: "https://api.example.com/v1")!
-        let plain = API(baseURL: base, transport: stubs)
+        let decoding = Pipeline(
+            title: "api.get + decode over StubTransport", batch: batch, api: API(baseURL: base, transport: stubs)
+        ) { api in
+            let person: Person = try await api.get("people/1")
+            precondition(person.id == 1)
+        }
+        let request = HTTPRequest(url: base.appendingPathComponent("people/1"))
+        let chainOnly = Pipeline(
+            title: "api.send over a transport with one fixed answer (the chain alone)", batch: batch * 4,
+            api: API(baseURL: base, transport: FixedAnswer())
+        ) { api in
+            let response = try await api.send(request)
+            precondition(response.status == 200)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let only = environment["CRUDKIT_BENCH_ONLY"].flatMap(Int.init) {
+            let times = environment["CRUDKIT_BENCH_COUNT"].flatMap(Int.init) ?? batch * 4
+            return try await decoding.run(only, times: times)
+        }
+        let pipelines = arguments.contains("--chain") ? [chainOnly] : [decoding, chainOnly]
+        for pipeline in pipelines { try await pipeline.measure(rounds: rounds) }
+    }
+}
+
+/// One pipeline, the rows of which are its API with and without the stages.
+struct Pipeline {
+    let title: String
+    let batch: Int
+    let rows: [(String, API)]
+    let request: @Sendable (API) async throws -> Void
+
+    init(title: String, batch: Int, api plain: API, request: @escaping @Sendable (API) async throws -> Void) {
+        self.title = title
+        self.batch = batch
+        self.request = request
+        let again = API(configuration: plain.configuration)
         let observed = plain.with { $0.middleware.insertObservability() }
+        let loggerOff = plain.with {
+            var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
+            logger.logLevel = .critical
+            $0.middleware.insertObservability(logger: logger)
+        }
         let recording = plain.with {
             var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
             logger.logLevel = .trace
             $0.middleware.insertObservability(
                 logger: logger, metrics: DroppingMetrics(), tracer: DroppingTracer())
         }
-        let rows: [(String, API)] = [("without", plain), ("no-op backends", observed), ("recording", recording)]
-        if let only = ProcessInfo.processInfo.environment["CRUDKIT_BENCH_ONLY"].flatMap(Int.init) {
-            let times = ProcessInfo.processInfo.environment["CRUDKIT_BENCH_COUNT"].flatMap(Int.init) ?? batch * 4
-            try await run(rows[only].1, times: times)
-            return
-        }
+        rows = [
+            ("without", plain), ("no-op backends", observed), ("recording", recording), ("without (again)", again),
+            ("no-op, logger off", loggerOff),
+        ]
+    }
+
+    func run(_ row: Int, times: Int) async throws {
+        let api = rows[row].1
+        for _ in 0..<times { try await request(api) }
+    }
+
+    func measure(rounds: Int) async throws {
         // Warm up every pipeline (first-use allocations, the stub's route table).
-        for (_, api) in rows { try await run(api, times: batch / 10 + 1) }
-        var figures = [[Double]](repeating: [], count: rows.count)
-        var added = [Double]()
+        for index in rows.indices { try await run(index, times: batch / 10 + 1) }
+        var cpu = [[Double]](repeating: [], count: rows.count)
+        var wall = [[Double]](repeating: [], count: rows.count)
         for round in 0..<rounds {
-            var order = Array(rows.indices)
+            // Rotated every round, reversed every other: no row always runs first or after the same one.
+            let shift = round % rows.count
+            var order: [Int] = (0..<rows.count).map { ($0 + shift) % rows.count }
             if round % 2 == 1 { order.reverse() }
-            var this = [Double](repeating: 0, count: rows.count)
             for index in order {
-                let start = ContinuousClock.now
-                try await run(rows[index].1, times: batch)
-                let elapsed = ContinuousClock.now - start
-                this[index] =
-                    Double(elapsed.components.seconds) * 1e9
-                    + Double(elapsed.components.attoseconds) / 1e9
-                this[index] /= Double(batch)
+                let (startCPU, startWall) = (cpuNanoseconds(), ContinuousClock.now)
+                try await run(index, times: batch)
+                let elapsed = ContinuousClock.now - startWall
+                let wallNanoseconds =
+                    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+                cpu[index].append(Double(cpuNanoseconds() - startCPU) / Double(batch))
+                wall[index].append(wallNanoseconds / Double(batch))
             }
-            for index in rows.indices { figures[index].append(this[index]) }
-            added.append(this[1] - this[0])
         }
-        print("CRUDKit observability cost: api.get + decode over StubTransport, \(rounds) rounds of \(batch)")
+        print("CRUDKit observability cost: \(title), \(rounds) rounds of \(batch)")
+        print("  ns/request, median [quartiles] over the rounds; CPU time of the process, then wall clock")
         for (index, row) in rows.enumerated() {
-            let sorted = figures[index].sorted()
-            print(
-                "  \(row.0.padding(toLength: 16, withPad: " ", startingAt: 0)) "
-                    + "median \(format(median(sorted))) ns/request  (range \(format(sorted[0]))–"
-                    + "\(format(sorted[sorted.count - 1])))")
+            print("  \(pad(row.0)) CPU \(summary(cpu[index]))   wall \(summary(wall[index]))")
         }
-        print("  added by insertObservability() with no-op backends: median \(format(median(added.sorted()))) ns")
-        let recordingAdded = zip(figures[2], figures[0]).map { $0 - $1 }.sorted()
-        print("  added with recording backends: median \(format(median(recordingAdded))) ns")
-    }
-
-    static func run(_ api: API, times: Int) async throws {
-        for _ in 0..<times {
-            let person: Person = try await api.get("people/1")
-            precondition(person.id == 1)
+        print("  added per request, median [quartiles] of the per-round differences from \"without\":")
+        for index in [3, 1, 4, 2] {
+            let addedCPU = zip(cpu[index], cpu[0]).map { $0 - $1 }
+            let addedWall = zip(wall[index], wall[0]).map { $0 - $1 }
+            print("  \(pad(rows[index].0)) CPU \(summary(addedCPU))   wall \(summary(addedWall))")
         }
     }
 
-    static func median(_ sorted: [Double]) -> Double { sorted[sorted.count / 2] }
+    /// The CPU time the process has used, all threads, in nanoseconds.
+    func cpuNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
 
-    static func format(_ value: Double) -> String { String(format: "%.0f", value) }
+    /// Median and quartiles of `values`, e.g. `22610 [22410–22890]`.
+    func summary(_ values: [Double]) -> String {
+        let sorted = values.sorted()
+        func at(_ fraction: Double) -> Double {
+            sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction))]
+        }
+        return "\(format(at(0.5))) [\(format(at(0.25)))–\(format(at(0.75)))]"
+    }
+
+    func pad(_ name: String) -> String { name.padding(toLength: 18, withPad: " ", startingAt: 0) }
+
+    func format(_ value: Double) -> String { String(format: "%.0f", value) }
+}
+
+/// A transport answering every request with the same 200 and a small body, at once.
+struct FixedAnswer: Transport {
+    let answer = HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8))
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { answer }
 }
 
 /// A log handler that drops every line after it is built.

@@ -133,4 +133,21 @@ import Tracing
         #expect(clients.count == 2)
         #expect(clients.allSatisfy { $0.traceID == caller.traceID && $0.parentSpanID == caller.spanID })
     }
+
+    /// An attempt stage placed by hand, with no request stage outside it, injects the context into the first attempt
+    /// itself (only `insertObservability`'s, which has one, leaves that to the request stage).
+    @Test func anAttemptStageAloneInjectsTheContextIntoTheFirstAttempt() async throws {
+        let backend = try Backend()
+        let tracer = InMemoryTracer()
+        let api = backend.api().with { $0.middleware.append(DistributedTracingMiddleware(.attempt, tracer: tracer)) }
+        let callerContext = try await tracer.withSpan("caller") { span in
+            _ = try await Person.using(api).read(id: 1234)
+            return span.context
+        }
+        let caller = try #require(callerContext.inMemorySpanContext)
+        let sent = try #require(backend.server.requests.last)
+        #expect(sent.headers["in-memory-trace-id"] == caller.traceID)
+        #expect(sent.headers["in-memory-span-id"] == caller.spanID)
+        #expect(tracer.finishedSpans.allSatisfy { $0.kind != .client })
+    }
 }

@@ -152,6 +152,13 @@ final class LockedCounter: @unchecked Sendable {
         value += 1
         return value
     }
+
+    /// The count so far.
+    var current: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// A retry policy with no wait, so that a retry test takes no time.

@@ -115,4 +115,74 @@ import Testing
         _ = try await Person.using(api).read(id: 1234)
         #expect(recorders.logs.entries.isEmpty)
     }
+
+    /// A log handler that counts each read or write of its metadata and each line it is handed.
+    struct CountingLogHandler: Logging.LogHandler {
+        let touches: LockedCounter
+        let lines: LockedCounter
+        var logLevel: Logger.Level = .info
+        private var stored: Logger.Metadata = [:]
+
+        init(touches: LockedCounter, lines: LockedCounter) {
+            self.touches = touches
+            self.lines = lines
+        }
+
+        var metadata: Logger.Metadata {
+            get {
+                _ = touches.increment()
+                return stored
+            }
+            set {
+                _ = touches.increment()
+                stored = newValue
+            }
+        }
+
+        var metadataProvider: Logger.MetadataProvider? {
+            get {
+                _ = touches.increment()
+                return nil
+            }
+            set { _ = touches.increment() }
+        }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get {
+                _ = touches.increment()
+                return stored[key]
+            }
+            set {
+                _ = touches.increment()
+                stored[key] = newValue
+            }
+        }
+
+        func log(event: Logging.LogEvent) { _ = lines.increment() }
+    }
+
+    /// The default `.info` level drops every line of a 2xx attempt: the stage builds none of them, and does not merge
+    /// the task's metadata (a request id) into the API's logger for them either. A 404 at `.info` is still written.
+    @Test func aLoggerAtInfoBuildsNothingForASuccess() async throws {
+        let stubs = StubTransport()
+            .on(.get, "people/:id", .json(["id": 1234, "name": "Ada"]))
+            .on(.get, "missing", .status(404))
+        let touches = LockedCounter()
+        let lines = LockedCounter()
+        let apiLogger = Logger(label: "people-client") { _ in CountingLogHandler(touches: touches, lines: lines) }
+        #expect(apiLogger.logLevel == .info)
+        let api = API(baseURL: URL(string: "https://api.example.com/v1")!, transport: stubs).with {
+            $0.middleware.insertObservability(logger: apiLogger)
+        }
+        // The task's metadata, as `withLogger(mergingMetadata:)` leaves it (no label), in a counting handler too.
+        let taskHandler = CountingLogHandler(touches: touches, lines: lines)
+        try await withLogger(handler: taskHandler, metadata: ["request.id": "r-7"]) { _ in
+            let before = touches.current
+            for id in 1...3 { _ = try await Person.using(api).read(id: id) }
+            #expect(touches.current == before, "metadata read or written for lines the level drops")
+            #expect(lines.current == 0)
+            await #expect(throws: CRUDError.self) { let _: Person = try await api.get("missing") }
+        }
+        #expect(lines.current == 1)
+    }
 }
