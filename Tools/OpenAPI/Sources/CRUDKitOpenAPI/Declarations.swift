@@ -79,6 +79,9 @@ struct ResourceInfo: Sendable, Hashable {
     /// The parent's type, for a nested collection (`Person` for `people/{person_pk}/posts`).
     var parent: String?
     var actions: [Action]
+    /// The parent's collection path (`people`) of a model that lives only under a parent model, written as the
+    /// model's `parentPath` so that a call without a parent is refused instead of sent to the top level.
+    var parentPath: String? = nil
 }
 
 /// A custom action: a typed method that calls CRUDKit's `action(_:_:…)`.

@@ -7,18 +7,28 @@ extension ResourceBuilder {
         "conventions", "fetchPage", "id",
     ]
 
-    /// The custom actions under a resource: typed methods over CRUDKit's `action(_:_:…)`.
+    /// The names a collection action of a nested model must not take besides ``reserved``: it is a method of
+    /// `ResourceScope where Model == …`, beside the scope's own members.
+    static let scopeReserved: Set<String> = [
+        "collect", "download", "get", "post", "put", "patch", "send", "nextPage", "readTagged", "updateChanges",
+        "coding", "styled", "exchange",
+    ]
+
+    /// The custom actions under a resource: typed methods over CRUDKit's `action(_:_:…)`. Under a parent
+    /// (`nested` with a `parent` model), member actions are methods of the value (which writes back where it was
+    /// read) and collection actions are methods of `ResourceScope where Model == …` (`Post.scoped(to: ada).bulk(…)`).
     fileprivate func actionsImpl(
-        _ found: ResourceExtractor.Found, model: String, componentKey: String?, nested: Bool
+        _ found: ResourceExtractor.Found, model: String, componentKey: String?, nested: Bool, parent: String?
     ) -> [Action] {
         var result: [Action] = []
         var used: Set<String> = []
+        let reservedNames = nested ? Self.reserved.union(Self.scopeReserved) : Self.reserved
         for (entry, subpath, onMember) in found.actions {
-            if nested {
+            if nested && parent == nil {
                 mapper.note(
                     entry.pointer,
-                    "an action of a nested collection is not generated; call "
-                        + "`\(model).scoped(to: parent).action(…)` with this path")
+                    "an action of a nested collection without a parent model is not generated; call "
+                        + "`action(…)` on a scope under its parent with this path")
                 continue
             }
             for method in ResourceExtractor.methods where entry.item[method] != nil {
@@ -29,7 +39,7 @@ extension ResourceBuilder {
                 let operation = entry.item[method]
                 let pointer = Pointer.join(entry.pointer, method)
                 var base = SwiftNames.propertyName(subpath.replacingOccurrences(of: "/", with: "_"))
-                if Self.reserved.contains(SwiftNames.bare(base)) || used.contains(base) {
+                if reservedNames.contains(SwiftNames.bare(base)) || used.contains(base) {
                     base = SwiftNames.escaped(SwiftNames.bare(base) + SwiftNames.typeName(method))
                 }
                 var name = base
@@ -81,8 +91,10 @@ extension ResourceBuilder {
 }
 
 extension ResourceBuilder {
-    func actionsFor(_ found: ResourceExtractor.Found, model: String, componentKey: String?, nested: Bool) -> [Action] {
-        actionsImpl(found, model: model, componentKey: componentKey, nested: nested)
+    func actionsFor(
+        _ found: ResourceExtractor.Found, model: String, componentKey: String?, nested: Bool, parent: String?
+    ) -> [Action] {
+        actionsImpl(found, model: model, componentKey: componentKey, nested: nested, parent: parent)
     }
 }
 

@@ -157,6 +157,10 @@ struct ResourceBuilder {
                 found: resource, name: name, componentKey: key, readSchema: read, requestKey: requestKey, info: info,
                 shared: shared)
             item.info.idProperty = idProperty(read: read, member: resource.member)
+            if let parent, let lastParameter = segments.lastIndex(of: "{}"), !parent.isEmpty {
+                item.info.parentPath = segments[..<lastParameter].map { $0 == "{}" ? "{id}" : $0 }
+                    .joined(separator: "/")
+            }
             pending.append(item)
         }
         for item in pending where !item.shared {
@@ -168,7 +172,8 @@ struct ResourceBuilder {
         for index in pending.indices {
             pending[index].info.actions = actionsFor(
                 pending[index].found, model: pending[index].name, componentKey: pending[index].componentKey,
-                nested: pending[index].info.parent != nil || pending[index].found.key.contains("{}"))
+                nested: pending[index].info.parent != nil || pending[index].found.key.contains("{}"),
+                parent: pending[index].info.parent)
             if let key = pending[index].componentKey, !pending[index].shared {
                 mapper.resources[key] = pending[index].info
             }

@@ -144,10 +144,26 @@ extension SwiftEmitter {
         return Self.wrapped(lines).joined(separator: "\n") + "\n"
     }
 
-    /// The custom actions of a resource, in an extension.
+    /// The custom actions of a resource, in an extension: member actions on the value, collection actions on the
+    /// type, or for a model under a parent, on `ResourceScope where Model == …` (`Post.scoped(to: ada).bulk(…)`).
     func actionLines(_ model: String, _ resource: ResourceInfo) -> [String] {
-        var lines = ["extension \(model) {"]
-        for (index, action) in resource.actions.enumerated() {
+        let onScope = resource.parent != nil
+        let members = resource.actions.filter { $0.onMember || !onScope }
+        let collection = onScope ? resource.actions.filter { !$0.onMember } : []
+        var lines: [String] = []
+        if !members.isEmpty {
+            lines += actionLines(members, extending: model, onScope: false)
+        }
+        if !collection.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines += actionLines(collection, extending: "ResourceScope where Model == \(model)", onScope: true)
+        }
+        return lines
+    }
+
+    func actionLines(_ actions: [Action], extending extended: String, onScope: Bool) -> [String] {
+        var lines = ["extension \(extended) {"]
+        for (index, action) in actions.enumerated() {
             if index > 0 { lines.append("") }
             lines += docLines(action.summary, fallback: "The `\(action.subpath)` action.", indent: "    ")
             lines.append("    ///")
@@ -168,7 +184,7 @@ extension SwiftEmitter {
             lines.append("    /// - Returns: The answer.")
             lines.append("    /// - Throws: `CRUDError`.")
             lines.append("    @discardableResult")
-            let prefix = action.onMember ? "" : "static "
+            let prefix = action.onMember || onScope ? "" : "static "
             lines.append(
                 "    \(access) \(prefix)func \(action.name)(\(parameters.joined(separator: ", "))) async throws -> \(result) {"
             )

@@ -96,6 +96,11 @@ struct SwiftEmitter {
         if let resource = structure.resource {
             lines.append("\(inner)/// The collection's path.")
             lines.append("\(inner)\(access) static let path = \(SwiftNames.literal(resource.path))")
+            if let parentPath = resource.parentPath {
+                lines.append(
+                    "\(inner)/// The parent's collection: this model lives only under a parent (see `scoped(to:)`).")
+                lines.append("\(inner)\(access) static let parentPath: String? = \(SwiftNames.literal(parentPath))")
+            }
             lines.append("")
         }
         if let storedID {

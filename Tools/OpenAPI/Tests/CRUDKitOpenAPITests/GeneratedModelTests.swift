@@ -137,6 +137,38 @@ import Testing
         #expect(found.map(\.idNumber) == ["X-1"])
     }
 
+    @Test func aNestedModelsActionsGoUnderItsParent() async throws {
+        // An id no other test reads: a value read through two APIs has no single origin to write back to.
+        let postID = "7E57AC70-0000-4000-8000-000000000042"
+        _ = stubs.on(.get, "people/:p/posts/:id", .json(["id": JSON.string(postID), "title": "Draft"]))
+        _ = stubs.on(.post, "people/:p/posts/:id/publish", .json(["id": JSON.string(postID), "title": "Published"]))
+        _ = stubs.on(.post, "people/:p/posts/bulk") { request in .json(request.json, status: 201) }
+        let parent = Person(id: 8, firstName: "Ada", idNumber: "X")
+        let posts = Post.scoped(to: parent, api: api)
+        let draft = try await posts.read(id: try #require(UUID(uuidString: postID)))
+        let published = try await draft.publish()
+        #expect(published.title == "Published")
+        #expect(stubs.recorder.last?.method == .post)
+        #expect(stubs.recorder.last?.path == "/api/people/8/posts/\(postID)/publish/")
+        let made = try await posts.bulk([Post(title: "A"), Post(title: "B")])
+        #expect(made.map(\.title) == ["A", "B"])
+        #expect(stubs.recorder.last?.method == .post)
+        #expect(stubs.recorder.last?.path == "/api/people/8/posts/bulk/")
+        #expect(try #require(stubs.recorder.last).json == [["title": "A"], ["title": "B"]])
+    }
+
+    @Test func aNestedModelBuiltByHandIsRefusedAtTheTopLevel() async throws {
+        let sent = stubs.recorder.count
+        let loose = Post(id: UUID(), title: "Loose")
+        await #expect {
+            try await API.withShared(api) { _ = try await loose.publish() }
+        } throws: { error in
+            guard case CRUDError.invalidRequest(let reason) = error else { return false }
+            return reason.contains("scoped(to: parent)")
+        }
+        #expect(stubs.recorder.count == sent)
+    }
+
     @Test func listWalksDjangoPagesWithTheModelsPagination() async throws {
         let api = API(baseURL: URL(string: "https://api.example.com/api")!, conventions: .standard, transport: stubs)
         _ = stubs.on(.get, "people") { request in

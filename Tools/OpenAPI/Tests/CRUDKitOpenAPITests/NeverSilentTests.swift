@@ -178,4 +178,30 @@ import Testing
         let result = try Generator.generate(Data(text.utf8))
         #expect(try Self.file(result, "Author.swift").contains("public var name: String?"))
     }
+
+    @Test func anActionUnderAParentWithNoModelIsStillADiagnostic() throws {
+        let ok =
+            "{'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Book'}}}}}"
+        let text = """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /shelves/{shelf_id}/books/{id}:
+                get: {responses: \(ok)}
+              /shelves/{shelf_id}/books/{id}/lend:
+                post: {responses: \(ok)}
+              /shelves/{shelf_id}/books/count:
+                get: {responses: \(ok)}
+            components:
+              schemas:
+                Book: {type: object, properties: {id: {type: integer}, title: {type: string}}}
+            """
+        let result = try Generator.generate(Data(text.utf8))
+        let actions = result.diagnostics.filter { $0.message.contains("an action of a nested collection") }
+        #expect(
+            actions.map(\.pointer).sorted() == [
+                "#/paths/~1shelves~1{shelf_id}~1books~1count", "#/paths/~1shelves~1{shelf_id}~1books~1{id}~1lend",
+            ])
+        #expect(try !Self.file(result, "Book.swift").contains("func lend"))
+    }
 }

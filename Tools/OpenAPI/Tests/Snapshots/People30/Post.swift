@@ -11,6 +11,8 @@ import Foundation
 public struct Post: Codable, Hashable, Sendable, Readable, Enumeratable, Creatable {
     /// The collection's path.
     public static let path = "posts"
+    /// The parent's collection: this model lives only under a parent (see `scoped(to:)`).
+    public static let parentPath: String? = "people"
 
     /// `id`.
     public var id: UUID?
@@ -102,5 +104,34 @@ public struct Post: Codable, Hashable, Sendable, Readable, Enumeratable, Creatab
             try container.encode(tags, forKey: .tags)
             try container.encode(pinned, forKey: .pinned)
         }
+    }
+}
+
+extension Post {
+    /// Publishes a post.
+    ///
+    /// `POST /people/{person_pk}/posts/{id}/publish/`
+    /// - Parameters:
+    ///   - query: Query parameters.
+    /// - Returns: The answer.
+    /// - Throws: `CRUDError`.
+    @discardableResult
+    public func publish(query: FormParameters = [:]) async throws -> Post {
+        try await action(.post, "publish", query: query, as: .model())
+    }
+}
+
+extension ResourceScope where Model == Post {
+    /// Creates several posts at once.
+    ///
+    /// `POST /people/{person_pk}/posts/bulk/`
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - query: Query parameters.
+    /// - Returns: The answer.
+    /// - Throws: `CRUDError`.
+    @discardableResult
+    public func bulk(_ body: [Post], query: FormParameters = [:]) async throws -> [Post] {
+        try await action(.post, "bulk", query: query, body: .json(body), as: .models())
     }
 }

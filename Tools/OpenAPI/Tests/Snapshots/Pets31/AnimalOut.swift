@@ -11,6 +11,8 @@ import Foundation
 public struct AnimalOut: Codable, Hashable, Sendable, Readable, Enumeratable, Creatable, Updatable, Deletable {
     /// The collection's path.
     public static let path = "animals"
+    /// The parent's collection: this model lives only under a parent (see `scoped(to:)`).
+    public static let parentPath: String? = "owners"
 
     /// `animal_id`.
     public var animalId: Int?
