@@ -1,3 +1,4 @@
+import CRUDKitCore
 import Foundation
 
 extension CookieJar {
@@ -135,9 +136,9 @@ extension CookieJar {
         guard let time, let day, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard year >= 1601, time.hour <= 23, time.minute <= 59, time.second <= 59, day >= 1,
-            day <= daysIn(month: month, year: year)
+            day <= CivilCalendar.daysIn(month: month, year: year)
         else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = Double(days) * 86_400 + Double(time.hour * 3600 + time.minute * 60 + time.second)
         return Date(timeIntervalSince1970: seconds)
     }
@@ -176,23 +177,5 @@ extension CookieJar {
     private static func monthNumber(_ token: [UInt8]) -> Int? {
         let prefix = String(decoding: token.prefix(3), as: UTF8.self).lowercased()
         return months.firstIndex(of: prefix).map { $0 + 1 }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -16,6 +16,10 @@ extension URLSessionTransport {
         /// Seconds without a byte sent or received before a request fails with ``CRUDError/Timeout/idle(_:)``;
         /// a request's own ``HTTPRequest/timeout`` wins. On Linux, URLSession counts whole seconds, so a fraction is
         /// rounded up (0.3 acts as 1).
+        ///
+        /// Behind an `API` the same rule holds for every time limit: the request's own value, then the API's
+        /// (`APIConfiguration.timeout` / `deadline`, `nil` by default), then this transport's. An API that sets no
+        /// timeout of its own leaves its requests this one.
         public var idleTimeout: TimeInterval
         /// Seconds the whole exchange may take, redirects included, before it fails with
         /// ``CRUDError/Timeout/deadline(_:)``. A request's own ``HTTPRequest/deadline`` wins.

@@ -17,7 +17,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body to send.
     public var body: HTTPBody
-    /// How long the request may wait for the next bytes before it fails with a timeout; `nil` uses the API's.
+    /// How long the request may wait for the next bytes before it fails with a timeout; `nil` uses the transport's.
+    /// An `API` stamps its own timeout here when it has one (see `APIConfiguration.timeout`).
     public var timeout: TimeInterval?
     /// How long the whole exchange (redirects included) may take before it fails with
     /// ``CRUDError/Timeout/deadline(_:)``; `nil` uses the transport's.

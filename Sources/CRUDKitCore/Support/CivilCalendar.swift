@@ -1,9 +1,20 @@
 /// Day counts and dates of the proleptic Gregorian calendar, without Foundation's `Calendar` (Howard Hinnant's
 /// `days_from_civil` and `civil_from_days`, exact for every year an `Int` day count can hold).
 ///
-/// The one civil-calendar helper of the modules above CRUDKitCore: HTTP dates are read with it (CRUDKitHTTP) and
-/// written with it (CRUDKitTesting).
+/// The one civil-calendar helper of the modules above CRUDKitCore: HTTP dates and cookie `Expires` dates are read
+/// with it (CRUDKitHTTP) and HTTP dates written with it (CRUDKitTesting). CRUDKitJSON, beside CRUDKitCore at the
+/// bottom of the layers, keeps its own copy for ISO 8601 timestamps.
 package enum CivilCalendar {
+    /// The days in `month` (1–12) of `year`: 28 or 29 for February (leap years by the Gregorian rule), 30 or 31
+    /// for the others.
+    package static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days from 1970-01-01 to `year`-`month`-`day` (negative before it). `month` is 1–12 and `day` 1–31; the
     /// caller checks them, and a day past its month's end counts on into the next month.
     package static func days(year: Int, month: Int, day: Int) -> Int {

@@ -22,7 +22,7 @@ import Testing
         #expect(sent.headers["X-Client"] == "tests")
         #expect(sent.headers["Accept"] == "application/json")
         #expect(sent.method == .get)
-        #expect(sent.timeout == 60)
+        #expect(sent.timeout == nil, "an API without a timeout of its own leaves the transport's")
     }
 
     @Test func jsonBodiesUseTheAPICoding() async throws {
@@ -138,6 +138,19 @@ import Testing
         _ = try await api.send(Request(.get, "people", timeout: 1.5, decoder: .okay))
         _ = try await api.get("people")
         #expect(requests.map(\.timeout) == [1.5, 5])
+    }
+
+    /// One rule for the time limits: the request's own, then the API's, then (`nil` on the request) the
+    /// transport's. A default API stamps neither, through `Request` or a built `HTTPRequest`.
+    @Test func anAPIWithoutTimeLimitsLeavesThemToTheTransport() async throws {
+        let api = API(baseURL: testBase, transport: transport)
+        #expect(api.configuration.timeout == nil)
+        #expect(api.configuration.deadline == nil)
+        _ = try await api.get("people")
+        _ = try await api.send(HTTPRequest(url: testBase.appendingPathComponent("people")))
+        _ = try await api.with { $0.timeout = 7 }.send(HTTPRequest(url: testBase.appendingPathComponent("people")))
+        #expect(requests.map(\.timeout) == [nil, nil, 7])
+        #expect(requests.map(\.deadline) == [nil, nil, nil])
     }
 
     @Test func withMakesAChangedCopy() {

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 
 @testable import CRUDKit
+@testable import CRUDKitHTTP
 
 /// The one civil-calendar helper (proleptic Gregorian day counts) and the HTTP date reader built on it.
 @Suite struct CivilCalendarTests {
@@ -31,6 +33,34 @@ import Testing
             }
             previous = date
         }
+    }
+
+    @Test func monthLengthsAreTheDaysBetweenFirstsOfMonths() {
+        for year in 1596...2404 {
+            for month in 1...12 {
+                let next = month == 12 ? (year + 1, 1) : (year, month + 1)
+                let length =
+                    CivilCalendar.days(year: next.0, month: next.1, day: 1)
+                    - CivilCalendar.days(year: year, month: month, day: 1)
+                if CivilCalendar.daysIn(month: month, year: year) != length {
+                    Issue.record("\(year)-\(month) has \(length) days")
+                    return
+                }
+            }
+        }
+        #expect(CivilCalendar.daysIn(month: 2, year: 2000) == 29)
+        #expect(CivilCalendar.daysIn(month: 2, year: 2100) == 28)
+    }
+
+    /// The cookie jar reads `Expires` with the same calendar: a day past its month's end is no date.
+    @Test func cookieExpiresDatesUseTheCalendar() {
+        #expect(CookieJar.parseDate("Thu, 29 Feb 2024 12:00:00 GMT") == Date(timeIntervalSince1970: 1_709_208_000))
+        #expect(CookieJar.parseDate("Tue, 29 Feb 2000 00:00:00 GMT") == Date(timeIntervalSince1970: 951_782_400))
+        #expect(CookieJar.parseDate("Wed, 21 Oct 2015 07:28:00 GMT") == Date(timeIntervalSince1970: 1_445_412_480))
+        #expect(CookieJar.parseDate("Sun, 06-Nov-94 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        #expect(CookieJar.parseDate("Wed, 29 Feb 2023 00:00:00 GMT") == nil)
+        #expect(CookieJar.parseDate("Mon, 29 Feb 2100 00:00:00 GMT") == nil)
+        #expect(CookieJar.parseDate("Thu, 31 Apr 2024 00:00:00 GMT") == nil)
     }
 
     /// January and February of the year 0000 were read a day late (the year before March of year 0 is -1, and

@@ -59,7 +59,8 @@ public final class API: Sendable {
     ///   - middleware: The middleware chain every request goes through (see ``APIConfiguration/middleware``): the
     ///     retry policy, logging, a cache and your own stages are set here.
     ///   - callbackQueue: The queue `Future` callbacks run on; `nil` uses the `Future` default.
-    ///   - timeout: How long a request may wait for the next bytes.
+    ///   - timeout: Seconds a request may wait for the next bytes; `nil` (the default) leaves it to the transport
+    ///     (see ``APIConfiguration/timeout``).
     public convenience init(
         baseURL: URL?,
         conventions: APIConventions = .standard,
@@ -70,7 +71,7 @@ public final class API: Sendable {
         transport: (any Transport)? = nil,
         middleware: [any Middleware] = .standard,
         callbackQueue: DispatchQueue? = nil,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval? = nil
     ) {
         var merged = headers
         var baseURL = baseURL

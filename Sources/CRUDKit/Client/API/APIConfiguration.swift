@@ -34,10 +34,21 @@ public struct APIConfiguration: Sendable {
     public var callbackQueue: DispatchQueue?
     /// Which headers and query parameters logs and `curl` renderings never show in clear.
     public var redaction: Redaction
-    /// How long a request may wait for the next bytes, unless the request sets its own timeout.
-    public var timeout: TimeInterval
-    /// How long a whole exchange (redirects included) may take, unless the request sets its own; `nil` leaves it
-    /// to the transport.
+    /// Seconds a request may wait for the next bytes, unless the request sets its own timeout; `nil` (the
+    /// default) leaves it to the transport (``URLSessionTransport/Configuration/idleTimeout``, 60 s by default).
+    ///
+    /// One rule for every time limit, on every transport: the request's own value wins, then the API's, then the
+    /// transport's. So a transport configured with `idleTimeout: 15` gives every API over it 15 seconds, and an
+    /// API that sets `timeout = 5` gives its requests 5 seconds whatever its transport says.
+    ///
+    /// ```swift
+    /// let api = API(baseURL: base, transport: URLSessionTransport(configuration: .init(idleTimeout: 15)))
+    /// let impatient = api.with { $0.timeout = 5 }  // 5 s; `api` keeps the transport's 15 s
+    /// ```
+    public var timeout: TimeInterval?
+    /// Seconds a whole exchange (redirects included) may take, unless the request sets its own; `nil` (the
+    /// default) leaves it to the transport (``URLSessionTransport/Configuration/deadline``, 300 s by default, or
+    /// its `downloadDeadline` for a download to a file).
     public var deadline: TimeInterval?
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
@@ -59,7 +70,7 @@ public struct APIConfiguration: Sendable {
         transport: (any Transport)? = nil,
         callbackQueue: DispatchQueue? = nil,
         redaction: Redaction = .standard,
-        timeout: TimeInterval = 60,
+        timeout: TimeInterval? = nil,
         deadline: TimeInterval? = nil,
         clock: any APIClock = SystemClock(),
         conventions: APIConventions = .standard,
@@ -97,9 +108,10 @@ extension APIConfiguration: CustomStringConvertible {
         let query = self.query.flattened(style: conventions.queryStyle).map { pair in
             "\(pair.name)=\(redaction.hidesQueryParameter(pair.name) ? Redaction.placeholder : pair.value)"
         }
-        let deadline = self.deadline.map { "\($0) s" } ?? "none"
+        let timeout = self.timeout.map { "\($0) s" } ?? "the transport's"
+        let deadline = self.deadline.map { "\($0) s" } ?? "the transport's"
         return "APIConfiguration(baseURL: \(baseURL.map(redaction.redact) ?? "none"), headers: [\(headers)], "
-            + "query: [\(query.joined(separator: "&"))], timeout: \(timeout) s, deadline: \(deadline), "
+            + "query: [\(query.joined(separator: "&"))], timeout: \(timeout), deadline: \(deadline), "
             + "transport: \(type(of: transport)), middleware: [\(middleware.map { "\($0.name)" }.joined(separator: ", "))])"
     }
 }

@@ -28,9 +28,9 @@ public struct Request<Response: Sendable>: Sendable {
     public var body: RequestBody
     /// Headers, set over the API's default headers.
     public var headers: HTTPHeaders
-    /// The idle timeout of this request; `nil` uses the API's.
+    /// The idle timeout of this request; `nil` uses the API's (and, when the API sets none, the transport's).
     public var timeout: TimeInterval?
-    /// The total time this request may take; `nil` uses the API's.
+    /// The total time this request may take; `nil` uses the API's (and, when the API sets none, the transport's).
     public var deadline: TimeInterval?
     /// Told how the upload and the download progress.
     public var observer: TransferObserver

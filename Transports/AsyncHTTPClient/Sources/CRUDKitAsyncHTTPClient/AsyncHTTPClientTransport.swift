@@ -11,7 +11,7 @@ import Tracing
 /// A ``CRUDKit/Transport`` over AsyncHTTPClient, for Linux servers (Vapor, Hummingbird, service-to-service calls).
 ///
 /// It follows redirects by CRUDKit's ``CRUDKit/RedirectPolicy`` (AsyncHTTPClient's own redirect following is off),
-/// keeps cookies in a ``CRUDKit/CookieJar``, streams response bodies with back-pressure and stops reading as soon
+/// keeps cookies in a ``CRUDKit/CookieJar`` (the configuration's `cookieJar` when it names one), streams response bodies with back-pressure and stops reading as soon
 /// as a body passes ``Configuration/maximumResponseSize``, and maps every failure to a ``CRUDKit/CRUDError``.
 ///
 /// ```swift
@@ -32,7 +32,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
     let ownsClient: Bool
-    let cookies = CookieJar()
+    /// The configuration's ``CRUDKit/URLSessionTransport/Configuration/cookieJar``, or a jar of the transport's own
+    /// when it names none: transports (of either kind) given one jar share its cookies.
+    let cookies: CookieJar
     /// The one timer behind every exchange's idle timeout.
     let sweeper: IdleSweeper
     /// The answers being collected on AsyncHTTPClient's event loops (see `collected(_:deadline:limit:idle:)`).
@@ -51,6 +53,7 @@ public final class AsyncHTTPClientTransport: Transport {
         let settings = Self.clientSettings(for: configuration)
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         self.configuration = configuration
+        self.cookies = configuration.cookieJar ?? CookieJar()
         self.ownsClient = true
         self.gate = ConnectionGate(limit: configuration.maximumConnectionsPerHost)
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
@@ -103,6 +106,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
+        self.cookies = configuration.cookieJar ?? CookieJar()
         self.ownsClient = false
         self.gate = nil
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
