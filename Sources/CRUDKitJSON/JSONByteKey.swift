@@ -19,8 +19,23 @@ struct JSONByteKey: Hashable {
     }
 
     /// Whether two strings have the same UTF-8 bytes.
+    ///
+    /// As cheap as `String`'s `==` where keys usually meet (the coders and lookups compare keys on every member):
+    /// the same representation (one shared key, or two small strings of the same bytes) is the same bytes at once;
+    /// strings that are not even canonically equivalent differ; only the rest have their bytes compared.
     @inline(__always)
     static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        // Two equal bit patterns are one string: the same storage, or the same small string's bytes inline. (A fast
+        // yes only; different patterns decide nothing.)
+        typealias Representation = (UInt64, UInt64)
+        if MemoryLayout<String>.size == MemoryLayout<Representation>.size,
+            unsafeBitCast(lhs, to: Representation.self) == unsafeBitCast(rhs, to: Representation.self)
+        {
+            return true
+        }
+        // Strings with the same bytes are canonically equivalent, so `String`'s `==` (a word compare for small
+        // ASCII strings) rules out most others cheaply.
+        guard lhs == rhs else { return false }
         let same = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
                 left.count == right.count

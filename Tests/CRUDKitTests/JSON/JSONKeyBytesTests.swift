@@ -44,6 +44,26 @@ import Testing
         #expect(left == left)
     }
 
+    /// Canonically equivalent spellings of the same length (two combining marks in either order), short enough to be
+    /// stored inline and long enough not to be: byte comparison cannot rest on the length or on `String`'s `==`.
+    @Test(arguments: ["", "a_rather_long_prefix_"])
+    func equivalentSpellingsOfOneLengthAreTwoKeys(prefix: String) throws {
+        let first = prefix + "a\u{301}\u{316}"
+        let second = prefix + "a\u{316}\u{301}"
+        #expect(first == second && first.utf8.count == second.utf8.count)
+        #expect(!JSONByteKey.sameBytes(first, second))
+        #expect(JSONByteKey.sameBytes(first, String(decoding: Array(first.utf8), as: UTF8.self)))
+        #expect(JSONByteKey(first) != JSONByteKey(second))
+        for filler in [0, 30] {
+            var members = [#""\#(first)":1"#, #""\#(second)":2"#]
+            for index in 0..<filler { members.append(#""k\#(index)":\#(index)"#) }
+            let json = try JSON(string: "{" + members.joined(separator: ",") + "}")
+            #expect(json.object?.count == filler + 2)
+            #expect(json[first] == 1)
+            #expect(json[second] == 2)
+        }
+    }
+
     @Test func aDocumentEqualsItsSortedCopy() throws {
         let json = try JSON(string: Self.text(filler: 20))
         let sorted = try JSON(data: json.data(options: .sortedKeys))
