@@ -71,12 +71,12 @@ private final class StuckRefresh: Sendable {
         return false
     }
 
-    @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))))
+    @Test(.timeLimit(.minutes(TestEnvironment.minutes(3))))
     func aHundredCallersEndAtTheirDeadlineWhileTheRefreshHangs() async throws {
         let stuck = StuckRefresh()
         defer { stuck.release() }
         // A refresh timeout far beyond any run, so only the callers' own deadlines can end them.
-        let auth = TokenRefresher(token: "stale", refreshTimeout: 600) { _ in try await stuck.refresh() }
+        let auth = TokenRefresher(token: "stale", refreshTimeout: 3_600) { _ in try await stuck.refresh() }
         let api = API(baseURL: testBase, transport: Self.server()).with {
             $0.middleware.insert(auth, after: .retry)
             $0.deadline = 0.5
@@ -91,8 +91,10 @@ private final class StuckRefresh: Sendable {
         let took = ContinuousClock.now - started
         #expect(errors.count == 100)
         #expect(errors.filter { Self.isDeadline($0, 0.5) }.count == 100, "\(errors.prefix(3))")
-        // Ended by the callers' own deadline (a sanitizer run is many times slower on a shared machine).
-        #expect(took < .seconds(TestEnvironment.underSanitizer ? 300 : 20), "took \(took)")
+        // Ended by the callers' own deadline, not the hour-long refresh timeout. The bound is loose on purpose: a
+        // 0.5 s deadline took 42–49 s inside the whole suite at load 25–33 on two cores (and a sanitizer run is many
+        // times slower), while what this pins — nothing waits for the hung refresh — is an hour.
+        #expect(took < .seconds(TestEnvironment.underSanitizer ? 600 : 120), "took \(took)")
         #expect(await auth.refreshCount == 1)
     }
 
