@@ -153,6 +153,23 @@ extension PrivateFiles {
             return fd
         }
 
+        /// Copies every byte of the file open as `source` into `target` (written from its start).
+        private static func copy(from source: Int32, to target: Int32, _ url: URL) throws {
+            let bytes = try read(source, url)
+            try bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var done = 0
+                while done < buffer.count {
+                    let written = write(target, base + done, buffer.count - done)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else {
+                        throw PrivateFiles.failure("cannot copy \(url.path)", written < 0 ? errno : EIO)
+                    }
+                    done += written
+                }
+            }
+        }
+
         /// Every byte of the file open as `descriptor`, read from its start (`pread`).
         private static func read(_ descriptor: Int32, _ url: URL) throws -> Data {
             var info = stat()
@@ -210,21 +227,18 @@ extension PrivateFiles {
                     state.descriptor = nil
                     return url
                 }
-                // The directory went while the body arrived: the bytes move to a fresh private file.
+                // The directory went while the body arrived: the bytes move to a fresh private file. A copy that
+                // fails part of the way is removed: nothing is left under the new name, and the kept file stays
+                // for the caller to remove.
                 let fresh = try PrivateFiles.current()
                 let copyName = "\(name)-moved"
                 let target = try fresh.create(copyName)
                 defer { close(target) }
-                let bytes = try Self.read(descriptor, self.url)
-                try bytes.withUnsafeBytes { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    var done = 0
-                    while done < buffer.count {
-                        let written = write(target, base + done, buffer.count - done)
-                        if written < 0 && errno == EINTR { continue }
-                        guard written > 0 else { throw PrivateFiles.failure("cannot copy \(self.url.path)", errno) }
-                        done += written
-                    }
+                do {
+                    try Self.copy(from: descriptor, to: target, self.url)
+                } catch {
+                    unlinkat(fresh.descriptor, copyName, 0)
+                    throw error
                 }
                 state.ended = true
                 unlinkat(state.directory.descriptor, name, 0)

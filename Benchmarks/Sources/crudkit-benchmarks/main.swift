@@ -9,6 +9,7 @@ let suites: [(name: String, run: (BenchmarkOptions) async throws -> Bool)] = [
     ("crud", runCRUDBenchmarks),
     ("cache", runCacheBenchmarks),
     ("scaling", runScalingBenchmarks),
+    ("stores", runStoreBenchmarks),
 ]
 
 print("CRUDKit benchmarks\(options.smoke ? " (smoke run: figures are not meaningful)" : "")")
