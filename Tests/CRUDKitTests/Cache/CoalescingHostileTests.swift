@@ -153,7 +153,7 @@ import Testing
             Task { try await Signing.$user.withValue(user) { try await api.get("people/1") } }
         }
         await transport.arrivals.wait(until: 3)
-        await waitUntil { api.chain.coalescer?.waitingCallers == 4 }
+        await waitUntil { api.coalescer.waitingCallers == 4 }
         transport.release()
         for (user, caller) in zip(users, callers) {
             #expect(try await caller.value.headers["X-Seen-Authorization"] == "Signed " + user)

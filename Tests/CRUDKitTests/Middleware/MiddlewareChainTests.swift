@@ -156,13 +156,13 @@ import Testing
             .appendingPathComponent("Sources/CRUDKit/Client/Middleware/Middleware+Standard.swift")
         let prefix = "    /// | ``MiddlewareName/"
         let rows = try String(contentsOf: source, encoding: .utf8).split(separator: "\n")
-            .compactMap { line -> MiddlewareName? in
+            .compactMap { line -> String? in
                 guard line.hasPrefix(prefix), let end = line.dropFirst(prefix.count).firstIndex(of: "`") else {
                     return nil
                 }
-                return MiddlewareName(String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end]))
+                return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end])
             }
-        #expect(rows == expected)
+        #expect(rows == expected.map(\.rawValue))  // the names as spelled in the table
     }
 
     @Test func theStagesRunInTheirOrder() async throws {

@@ -57,12 +57,12 @@ extension API {
 
     /// The ``HTTPRequest`` a ``Request`` becomes before any middleware: URL with the default and own query,
     /// default headers under its own, `Accept` and `Content-Type`, an `Idempotency-Key` when the API's middleware has
-    /// an ``IdempotencyKeyMiddleware``, the timeout.
+    /// a stage named ``MiddlewareName/idempotencyKeys`` (an ``IdempotencyKeyMiddleware``), the timeout.
     /// - Throws: ``CRUDError/invalidRequest(reason:)`` for a bad URL, a body that cannot be encoded, or a header
     ///   with CR/LF (see `HTTPRequest/validate()`).
     public func makeHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
         let built = try buildHTTPRequest(request)
-        guard configuration.middleware.contains(where: { $0 is IdempotencyKeyMiddleware }) else { return built }
+        guard configuration.middleware.contains(where: { $0.name == .idempotencyKeys }) else { return built }
         return IdempotencyKeyMiddleware.keyed(built) ?? built
     }
 

@@ -20,11 +20,10 @@ public final class API: Sendable {
     public let configuration: APIConfiguration
     /// Builds this API's URLs (base URL, trailing-slash rule and query style applied).
     package let paths: PathBuilder
-    /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once; it keeps
-    /// this API's reads in flight for its ``CoalescingMiddleware``).
+    /// The middleware chain every request goes through (``APIConfiguration/middleware``, resolved once).
     let chain: MiddlewareChain
-    /// The reads in flight of the chain's first ``CoalescingMiddleware`` (an empty table when there is none).
-    var coalescer: RequestCoalescer { chain.coalescer ?? RequestCoalescer() }
+    /// This API's reads in flight, which its ``CoalescingMiddleware`` shares (two APIs never share one).
+    let coalescer = RequestCoalescer()
 
     /// Creates an API from a configuration.
     public init(configuration: APIConfiguration) {

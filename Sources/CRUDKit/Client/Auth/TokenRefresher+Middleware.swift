@@ -41,5 +41,5 @@ extension TokenRefresher: Middleware {
 
 extension MiddlewareName {
     /// A ``TokenRefresher`` used as a middleware.
-    public static let tokenRefresh = MiddlewareName("tokenRefresh")
+    public static let tokenRefresh = MiddlewareName(standard: "tokenRefresh")
 }

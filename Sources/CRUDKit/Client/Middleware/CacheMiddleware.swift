@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insert(CacheMiddleware(ResponseCache(byteLimit: 8 << 20))) }
 /// ```
-public struct CacheMiddleware: StandardStage {
+public struct CacheMiddleware: Middleware {
     /// The cache the stage stores responses in.
     public let cache: ResponseCache
 
@@ -30,14 +30,6 @@ public struct CacheMiddleware: StandardStage {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    )
-        async throws -> HTTPResponse
-    {
         if request.method.isRead {
             guard case .memory = context.transfer else { return try await next(request, context) }
             var response = try await cache.response(for: request) { try await next($0, context) }

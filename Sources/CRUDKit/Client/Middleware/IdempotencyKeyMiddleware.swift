@@ -11,7 +11,7 @@ import Foundation
 ///     baseURL: base,
 ///     middleware: .standard.inserting(RetryMiddleware(policy: .standard)).inserting(IdempotencyKeyMiddleware()))
 /// ```
-public struct IdempotencyKeyMiddleware: StandardStage {
+public struct IdempotencyKeyMiddleware: Middleware {
     /// Creates the stage.
     public init() {}
 
@@ -24,14 +24,6 @@ public struct IdempotencyKeyMiddleware: StandardStage {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    )
-        async throws -> HTTPResponse
-    {
         guard let keyed = Self.keyed(request) else { return try await next(request, context) }
         var context = context
         context.call = context.call.starting(from: keyed)  // what each attempt starts from carries the key

@@ -2,7 +2,7 @@ import Foundation
 
 /// The standard stage that logs each attempt: an event when it is sent, when its response arrives (before the
 /// status check, when placed at its standard position), and when it fails; ``RetryMiddleware`` logs each retry
-/// through it too.
+/// through the first logging stage of the call that has run (inside or outside the retry stage).
 ///
 /// A failure that carries a response (a bad status, a validation error) is logged as answered, then failed. URLs
 /// and headers are redacted by ``redaction``, or by the API's ``APIConfiguration/redaction`` when it is `nil`. Not
@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insert(LoggingMiddleware { event in logger.debug("\(event)") }) }
 /// ```
-public struct LoggingMiddleware: StandardStage {
+public struct LoggingMiddleware: Middleware {
     /// Receives the events.
     public var handler: LogHandler
     /// What the events never show in clear; `nil` uses the API's ``APIConfiguration/redaction``.
@@ -35,14 +35,7 @@ public struct LoggingMiddleware: StandardStage {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    )
-        async throws -> HTTPResponse
-    {
+        context.call.ran(self)  // the first logging stage that runs logs the retries
         let log = handler
         let clock = context.api.configuration.clock
         let redaction = self.redaction ?? context.api.configuration.redaction

@@ -8,6 +8,9 @@ extension Array where Element == any Middleware {
     /// ``RetryMiddleware`` and a ``TokenRefresher`` react to the error ``ValidationMiddleware`` makes of a failed
     /// status (inside it, they see a 503 or a 401 as an answer and let it through), and ``CacheMiddleware`` serves
     /// the `304 Not Modified` that validation would turn into an error.
+    ///
+    /// Keyed on the stages' own names, which no name made from a string equals: a middleware of yours is placed by
+    /// a rule only when it answers one of these names itself.
     package static let placementRules: [(outer: MiddlewareName, inner: MiddlewareName)] = [
         (.retry, .validation), (.tokenRefresh, .validation), (.validation, .cache),
     ]

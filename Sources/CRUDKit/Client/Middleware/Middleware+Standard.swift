@@ -1,13 +1,3 @@
-/// A standard stage: a ``Middleware`` value carrying its own settings that the chain calls directly, without a
-/// closure for the rest of the chain (the fast path of every request).
-package protocol StandardStage: Middleware {
-    /// Does this stage's part around `next`, the rest of the chain.
-    func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    ) async throws
-        -> HTTPResponse
-}
-
 extension Array where Element == any Middleware {
     /// The chain every ``API`` starts with: the standard stages that are on by default, with default settings —
     /// ``RetryMiddleware`` (policy ``RetryPolicy/none``), ``ValidationMiddleware``, ``CoalescingMiddleware``.
@@ -41,6 +31,10 @@ extension Array where Element == any Middleware {
     /// where it works and are kept. The rules hold against the stages in the list when you insert: a list you
     /// build or reorder by hand (`append`, assignment) is taken as written.
     ///
+    /// The standard order and these rules key on the stages' names (``MiddlewareName/retry``, …), which CRUDKit
+    /// makes and no string equals: a middleware of yours named `"cache"` goes where you put it, while one that
+    /// answers `.retry` as its name is placed (and replaced by `insert(_:)`) as the retry stage.
+    ///
     /// ```swift
     /// let api = API(baseURL: base).with {
     ///     $0.middleware.insert(CacheMiddleware(ResponseCache()))
@@ -56,8 +50,9 @@ extension Array where Element == any Middleware {
         .idempotencyKeys, .retry, .logging, .validation, .coalescing, .cache,
     ]
 
-    /// Places `stage`, one of the standard stages, at its standard position (see `standard`) among the standard
-    /// stages already in the list, replacing the stage of the same name if there is one; a ``TokenRefresher`` just
+    /// Places `stage`, one of the standard stages (a middleware named with one of their names, which no string
+    /// equals), at its standard position (see `standard`) among the standard stages already in the list, replacing
+    /// the stage of the same name if there is one; a ``TokenRefresher`` just
     /// outside ``MiddlewareName/validation``, where it sees the 401 as an error (see `standard` for the stages whose
     /// place matters); any other middleware at the end (innermost, next to the transport).
     ///
@@ -70,18 +65,15 @@ extension Array where Element == any Middleware {
     /// ```
     public mutating func insert(_ stage: any Middleware) {
         let name = stage.name
-        guard stage is any StandardStage,
-            let rank = Self.standardOrder.firstIndex(of: name)
-        else { return insert(stage, at: workingIndex(for: name, near: endIndex)) }
+        guard let rank = Self.standardOrder.firstIndex(of: name) else {
+            return insert(stage, at: workingIndex(for: name, near: endIndex))
+        }
         if let existing = firstIndex(named: name) {
             self[existing] = stage
             return
         }
-        func rankOf(_ middleware: any Middleware) -> Int? {
-            guard middleware is any StandardStage else { return nil }
-            return Self.standardOrder.firstIndex(of: middleware.name)
-        }
-        let standardIndex = firstIndex { rankOf($0).map { $0 > rank } ?? false } ?? endIndex
+        let standardIndex =
+            firstIndex { Self.standardOrder.firstIndex(of: $0.name).map { $0 > rank } ?? false } ?? endIndex
         insert(stage, at: workingIndex(for: name, near: standardIndex))
     }
 

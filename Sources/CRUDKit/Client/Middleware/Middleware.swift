@@ -7,7 +7,9 @@ public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) asy
 ///
 /// Every request goes through one chain of middlewares, outermost first, ending with the transport:
 /// ``APIConfiguration/middleware`` (the standard stages, see `[any Middleware].standard`, plus any of your own), with the
-/// request's own ``Request/middleware`` around them. A middleware may change the request before calling `next`,
+/// request's own ``Request/middleware`` around them. The standard stages are middlewares like yours: the chain runs
+/// each one, yours and theirs alike, through ``intercept(_:context:next:)``. A middleware may change the request
+/// before calling `next`,
 /// change or replace the response after it, throw, or call `next` more than once (to retry).
 ///
 /// ```swift
@@ -26,8 +28,9 @@ public typealias MiddlewareNext = @Sendable (HTTPRequest, MiddlewareContext) asy
 /// Errors should be ``CRUDError``s: any other error is reported to the caller as
 /// `CRUDError/transport(underlying:)`.
 public protocol Middleware: Sendable {
-    /// The name that `insert(_:before:)`, `insert(_:after:)` and
-    /// `removeAll(named:)` find this middleware by; by default the type's name.
+    /// The name that `insert(_:before:)`, `insert(_:after:)` and `removeAll(named:)` find this middleware by, and
+    /// that places it (`insert(_:)` and the placement rules key on the standard stages' names, which no string
+    /// equals); by default the type's name.
     var name: MiddlewareName { get }
 
     /// Sends `request` on through `next`, doing this middleware's part before and after.
@@ -45,8 +48,8 @@ public protocol Middleware: Sendable {
     ) async throws -> HTTPResponse
 
     /// Whether this middleware would only send `request` on unchanged, doing nothing before or after; the chain
-    /// then skips it without calling ``intercept(_:context:next:)`` (no closure for the rest of the chain, no async
-    /// frame). Checked at each request, so it must be cheap and must not block; by default `false`.
+    /// then sends the request straight on, without calling ``intercept(_:context:next:)``. Checked at each request,
+    /// so it must be cheap and must not block; by default `false`.
     ///
     /// A middleware whose backend may be a no-op (a logger above every level, a no-op tracer) answers `true` for it,
     /// so that it costs a request next to nothing.
@@ -66,15 +69,21 @@ extension Middleware {
 
 /// The name of a ``Middleware`` in a chain, by which a middleware is placed before or after another.
 ///
-/// The standard stages have fixed names (``retry``, ``logging``, …); any other middleware is named after its type
-/// unless it says otherwise.
+/// The standard stages have names of their own (``retry``, ``logging``, …), which CRUDKit makes and no string
+/// equals: a middleware of yours named `"retry"` is not taken for the retry stage (it is neither placed as one nor
+/// found by `insert(_:after: .retry)`). Any other middleware is named after its type unless it says otherwise; a
+/// middleware that answers one of the standard names (`var name: MiddlewareName { .retry }`) is placed and found as
+/// that stage.
 public struct MiddlewareName: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name.
     public let rawValue: String
+    /// Whether CRUDKit made this name for one of its stages (compared too, so no name made from a string equals it).
+    private let isStandard: Bool
 
     /// Creates a name.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
+        self.isStandard = false
     }
 
     /// Creates a name from a string literal.
@@ -82,19 +91,25 @@ public struct MiddlewareName: Hashable, Sendable, ExpressibleByStringLiteral, Cu
         self.init(value)
     }
 
+    /// The name of one of CRUDKit's own stages, which no name made from a string equals.
+    package init(standard rawValue: String) {
+        self.rawValue = rawValue
+        self.isStandard = true
+    }
+
     /// The name.
     public var description: String { rawValue }
 
     /// The name of ``IdempotencyKeyMiddleware``.
-    public static let idempotencyKeys = MiddlewareName("idempotencyKeys")
+    public static let idempotencyKeys = MiddlewareName(standard: "idempotencyKeys")
     /// The name of ``RetryMiddleware``.
-    public static let retry = MiddlewareName("retry")
+    public static let retry = MiddlewareName(standard: "retry")
     /// The name of ``LoggingMiddleware``.
-    public static let logging = MiddlewareName("logging")
+    public static let logging = MiddlewareName(standard: "logging")
     /// The name of ``ValidationMiddleware``.
-    public static let validation = MiddlewareName("validation")
+    public static let validation = MiddlewareName(standard: "validation")
     /// The name of ``CoalescingMiddleware``.
-    public static let coalescing = MiddlewareName("coalescing")
+    public static let coalescing = MiddlewareName(standard: "coalescing")
     /// The name of ``CacheMiddleware``.
-    public static let cache = MiddlewareName("cache")
+    public static let cache = MiddlewareName(standard: "cache")
 }

@@ -1,9 +1,16 @@
 import Foundation
 
 extension MiddlewareChain {
-    /// The end of every chain: the transport sends the request (into memory, a file, or steered by a handle), its
-    /// errors become ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
+    /// The end of every chain: a read a ``CoalescingMiddleware`` marked is shared with identical reads in flight,
+    /// then the transport sends the request.
     static func transfer(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
+        guard context.sharesAtTransport else { return try await exchange(request, context) }
+        return try await CoalescingMiddleware.share(request, context, send: exchange)
+    }
+
+    /// The transport sends the request (into memory, a file, or steered by a handle), its errors become
+    /// ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
+    static func exchange(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         var response: HTTPResponse

@@ -1,126 +1,62 @@
 /// An API's middlewares, ready to run in their order, then the transport.
+///
+/// There is one way a middleware runs, the standard stages' and yours alike: the chain calls its public
+/// ``Middleware/intercept(_:context:next:)`` with the rest of the chain as `next` (or, when it
+/// ``Middleware/passesThrough(_:context:)``, sends the request straight on). The closures for the rest of the chain
+/// are made once, when the chain is, so a request allocates none of them.
 package struct MiddlewareChain: Sendable {
-    /// One step: a standard stage, called directly by its concrete type (no closure, no existential; a payload is
-    /// at most one reference to retain), the coalescing stage with the table of reads in flight the chain keeps for
-    /// it, or a custom middleware, called with a closure for the rest.
-    package enum Step: Sendable {
-        case idempotencyKeys
-        case retry(Boxed<RetryMiddleware>)
-        case logging(Boxed<LoggingMiddleware>)
-        case validation
-        case coalescing(RequestCoalescer)
-        case cache(CacheMiddleware)
-        case custom(any Middleware)
-    }
+    /// The middlewares, outermost first.
+    package let middleware: [any Middleware]
+    /// The whole chain: the first middleware with the rest as its `next`, down to the transport.
+    package let send: MiddlewareNext
+    /// Whether a middleware named ``MiddlewareName/logging`` is in the chain: a call then keeps a place where the
+    /// first ``LoggingMiddleware`` that runs leaves itself for the retry stage to log each retry through.
+    package let logs: Bool
 
-    /// A stage held by reference, so that reading a step retains one object rather than each of its settings.
-    package final class Boxed<Stage: StandardStage>: Sendable {
-        let stage: Stage
-
-        init(_ stage: Stage) {
-            self.stage = stage
-        }
-    }
-
-    /// The rest of a chain as a standard stage sees it: a position in a chain (no closure needed), or a closure.
-    package enum Next: Sendable {
-        case chain(MiddlewareChain, Int)
-        case closure(MiddlewareNext)
-
-        /// Sends `request` through the rest of the chain.
-        @inline(__always)
-        package func callAsFunction(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
-            switch self {
-            case .chain(let chain, let index): try await chain.run(request, context, at: index)
-            case .closure(let next): try await next(request, context)
-            }
-        }
-    }
-
-    package let steps: [Step]
-    /// The first logging stage, which the retry stage logs each retry through (boxed: the chain is copied into
-    /// every step's `Next`, and stays two references).
-    package let logging: Boxed<LoggingMiddleware>?
-
-    /// The chain of `middleware`; each coalescing stage gets a table of its own (an API's reads in flight are its
-    /// own).
+    /// The chain of `middleware`, ending with the transport.
     package init(_ middleware: [any Middleware]) {
-        steps = middleware.map(Self.step)
-        logging = middleware.lazy.compactMap { $0 as? LoggingMiddleware }.first.map(Boxed.init)
+        self.init(middleware, send: Self.chain(middleware, then: Self.transfer), logs: Self.logs(middleware))
     }
 
-    private init(steps: [Step], logging: Boxed<LoggingMiddleware>?) {
-        self.steps = steps
-        self.logging = logging
+    private init(_ middleware: [any Middleware], send: @escaping MiddlewareNext, logs: Bool) {
+        self.middleware = middleware
+        self.send = send
+        self.logs = logs
     }
 
-    private static func step(_ middleware: any Middleware) -> Step {
-        switch middleware {
-        case is IdempotencyKeyMiddleware: .idempotencyKeys
-        case let retry as RetryMiddleware: .retry(Boxed(retry))
-        case let logging as LoggingMiddleware: .logging(Boxed(logging))
-        case is ValidationMiddleware: .validation
-        case is CoalescingMiddleware: .coalescing(RequestCoalescer())
-        case let cache as CacheMiddleware: .cache(cache)
-        default: .custom(middleware)
+    /// Whether `middleware` has one named ``MiddlewareName/logging``.
+    private static func logs(_ middleware: [any Middleware]) -> Bool {
+        middleware.contains { $0.name == .logging }
+    }
+
+    /// `middleware`, outermost first, then `end`, as one call.
+    private static func chain(_ middleware: [any Middleware], then end: @escaping MiddlewareNext) -> MiddlewareNext {
+        var next = end
+        for step in middleware.reversed() {
+            next = Self.step(step, then: next)
+        }
+        return next
+    }
+
+    /// `middleware` with `next` as the rest of the chain.
+    private static func step(_ middleware: any Middleware, then next: @escaping MiddlewareNext) -> MiddlewareNext {
+        { request, context in
+            if middleware.passesThrough(request, context: context) { return try await next(request, context) }
+            return try await middleware.intercept(request, context: context, next: next)
         }
     }
 
-    /// This chain with `outer` around it (a request's own middleware; a coalescing stage there has nobody to share
-    /// with and passes requests on).
+    /// This chain with `outer` around it (a request's own middleware). Until the request reaches this chain, the
+    /// context says it is in a request's own list (a coalescing stage there has nobody to share with).
     package func wrapped(in outer: [any Middleware]) -> MiddlewareChain {
         guard !outer.isEmpty else { return self }
-        let first = outer.map { $0 is CoalescingMiddleware ? .custom($0) : Self.step($0) }
-        return MiddlewareChain(
-            steps: first + steps,
-            logging: outer.lazy.compactMap { $0 as? LoggingMiddleware }.first.map(Boxed.init) ?? logging)
-    }
-
-    /// This chain with `step` last, just before the transport (the coalescing stage moved behind custom middleware).
-    package func appending(_ step: Step) -> MiddlewareChain {
-        MiddlewareChain(steps: steps + [step], logging: logging)
-    }
-
-    /// Whether a custom middleware is among the steps from `index` on (it may change what is sent).
-    package func hasCustomStep(from index: Int) -> Bool {
-        steps[index...].contains { if case .custom = $0 { true } else { false } }
-    }
-
-    /// The reads in flight of the first coalescing stage, if any.
-    package var coalescer: RequestCoalescer? {
-        for case .coalescing(let coalescer) in steps { return coalescer }
-        return nil
-    }
-
-    /// Sends `request` through the steps from `index` on, then the transport.
-    package func run(_ request: HTTPRequest, _ context: MiddlewareContext, at index: Int) async throws -> HTTPResponse {
-        var index = index
-        // A custom middleware with nothing to do for this request is skipped here, before any frame or closure.
-        while index < steps.count, case .custom(let middleware) = steps[index],
-            middleware.passesThrough(request, context: context)
-        {
-            index += 1
+        let inner = send
+        let send = Self.chain(outer) { request, context in
+            var context = context
+            context.call = context.call.leavingRequestsOwnList()
+            return try await inner(request, context)
         }
-        guard index < steps.count else { return try await Self.transfer(request, context) }
-        switch steps[index] {
-        case .idempotencyKeys:
-            return try await IdempotencyKeyMiddleware().run(request, context, .chain(self, index + 1))
-        case .retry(let retry):
-            return try await RetryMiddleware.run(request, context, .chain(self, index + 1), stage: retry)
-        case .logging(let logging):
-            return try await logging.stage.run(request, context, .chain(self, index + 1))
-        case .validation:
-            return try await ValidationMiddleware().run(request, context, .chain(self, index + 1))
-        case .cache(let cache):
-            return try await cache.run(request, context, .chain(self, index + 1))
-        case .coalescing(let coalescer):
-            return try await CoalescingMiddleware.run(request, context, .chain(self, index + 1), coalescer: coalescer)
-        case .custom(let middleware):
-            let after = index + 1
-            return try await middleware.intercept(request, context: context) { request, context in
-                try await self.run(request, context, at: after)
-            }
-        }
+        return MiddlewareChain(outer + middleware, send: send, logs: logs || Self.logs(outer))
     }
 }
 
@@ -135,9 +71,10 @@ extension API {
     ) async throws -> HTTPResponse {
         let chain = self.chain.wrapped(in: middleware)
         let context = MiddlewareContext(
-            api: self, request: request, retryPolicy: retryPolicy, transfer: transfer, logging: chain.logging)
+            api: self, request: request, retryPolicy: retryPolicy, transfer: transfer, logs: chain.logs,
+            inRequestsOwnList: !middleware.isEmpty)
         do {
-            return try await chain.run(request, context, at: 0)
+            return try await chain.send(request, context)
         } catch let error as CRUDError {
             throw error
         } catch {

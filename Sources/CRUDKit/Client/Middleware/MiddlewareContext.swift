@@ -14,6 +14,9 @@ public struct MiddlewareContext: Sendable {
     public var previousFailures: [CRUDError]
     /// What stays the same for the whole call, in one reference so that passing the context on copies little.
     package var call: Call
+    /// Whether a ``CoalescingMiddleware`` outside has taken this read: it is shared with identical reads in flight
+    /// just before the transport, keyed on the request as it is sent.
+    package var sharesAtTransport = false
 
     /// What stays the same for a whole call.
     package final class Call: Sendable {
@@ -22,25 +25,44 @@ public struct MiddlewareContext: Sendable {
         let retryPolicy: RetryPolicy?
         let startedAt: Duration
         let transfer: API.TransferMode
-        /// The chain's first logging stage, which the retry stage logs each retry through.
-        let logging: MiddlewareChain.Boxed<LoggingMiddleware>?
+        /// Where the first ``LoggingMiddleware`` that runs leaves itself, for the retry stage to log each retry
+        /// through; `nil` when the chain has no logging stage.
+        let retryLog: Locked<LoggingMiddleware?>?
+        /// Whether the request is still in its own ``Request/middleware``, outside the API's chain.
+        let inRequestsOwnList: Bool
 
         init(
             originalRequest: HTTPRequest, retryPolicy: RetryPolicy?, startedAt: Duration, transfer: API.TransferMode,
-            logging: MiddlewareChain.Boxed<LoggingMiddleware>?
+            retryLog: Locked<LoggingMiddleware?>?, inRequestsOwnList: Bool
         ) {
             self.originalRequest = originalRequest
             self.retryPolicy = retryPolicy
             self.startedAt = startedAt
             self.transfer = transfer
-            self.logging = logging
+            self.retryLog = retryLog
+            self.inRequestsOwnList = inRequestsOwnList
         }
 
         /// This call with `request` as the original request.
         func starting(from request: HTTPRequest) -> Call {
             Call(
                 originalRequest: request, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer,
-                logging: logging)
+                retryLog: retryLog, inRequestsOwnList: inRequestsOwnList)
+        }
+
+        /// This call as the API's chain sees it, past the request's own middleware.
+        func leavingRequestsOwnList() -> Call {
+            Call(
+                originalRequest: originalRequest, retryPolicy: retryPolicy, startedAt: startedAt, transfer: transfer,
+                retryLog: retryLog, inRequestsOwnList: false)
+        }
+
+        /// The logging stage the retry stage logs each retry through: the first that ran.
+        var retryLogger: LoggingMiddleware? { retryLog?.withLock { $0 } }
+
+        /// Leaves `logging` for the retry stage, unless another logging stage already ran.
+        func ran(_ logging: LoggingMiddleware) {
+            retryLog?.withLock { if $0 == nil { $0 = logging } }
         }
     }
 
@@ -51,19 +73,20 @@ public struct MiddlewareContext: Sendable {
     ///   - retryPolicy: The request's own retry policy; `nil` leaves it to the ``RetryMiddleware``'s.
     public init(api: API, request: HTTPRequest, retryPolicy: RetryPolicy? = nil) {
         self.init(
-            api: api, request: request, retryPolicy: retryPolicy, transfer: .memory(.none), logging: api.chain.logging)
+            api: api, request: request, retryPolicy: retryPolicy, transfer: .memory(.none), logs: api.chain.logs,
+            inRequestsOwnList: false)
     }
 
     package init(
-        api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode,
-        logging: MiddlewareChain.Boxed<LoggingMiddleware>?
+        api: API, request: HTTPRequest, retryPolicy: RetryPolicy?, transfer: API.TransferMode, logs: Bool,
+        inRequestsOwnList: Bool
     ) {
         self.api = api
         self.attempt = 1
         self.previousFailures = []
         self.call = Call(
             originalRequest: request, retryPolicy: retryPolicy, startedAt: api.configuration.clock.now(),
-            transfer: transfer, logging: logging)
+            transfer: transfer, retryLog: logs ? Locked(nil) : nil, inRequestsOwnList: inRequestsOwnList)
     }
 
     /// The request as built, before the API's middleware changed it (but with the idempotency key the

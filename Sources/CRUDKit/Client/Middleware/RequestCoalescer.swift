@@ -2,7 +2,7 @@ import Foundation
 
 /// Lets identical reads that are in flight at the same moment share one exchange with the server.
 ///
-/// Every ``API`` keeps one per ``CoalescingMiddleware`` in its chain. A caller asks for the response to a request;
+/// Every ``API`` keeps one, through which its ``CoalescingMiddleware`` shares reads just before the transport. A caller asks for the response to a request;
 /// when an identical request (same ``Key``) is already in flight, it waits for that one instead of sending its own,
 /// and every caller gets the same ``HTTPResponse`` (or the same error) to decode on its own.
 ///
@@ -12,7 +12,7 @@ import Foundation
 /// cancelled only when every caller waiting for it has left. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
 /// afterwards is sent afresh, and nothing is kept once nothing is in flight.
 package final class RequestCoalescer: Sendable {
-    /// What makes two requests identical: the method (`GET` or `HEAD`), the URL after the middleware before this stage adapted it,
+    /// What makes two requests identical: the method (`GET` or `HEAD`), the URL as sent,
     /// every header field (names compared ignoring case, fields in any order, repeated fields in order), and the
     /// idle timeout.
     ///

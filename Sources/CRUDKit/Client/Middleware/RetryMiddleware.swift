@@ -4,12 +4,12 @@
 ///
 /// A request's own ``Request/retryPolicy`` wins over the stage's ``policy``. In the default (`.standard`) list
 /// with ``RetryPolicy/none``; `API(baseURL:retryPolicy:)` and `insert(_:)` replace it with another policy.
-/// Each retry is logged through the chain's ``LoggingMiddleware``, if any.
+/// Each retry is logged through the call's first ``LoggingMiddleware`` that has run, if any.
 ///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insert(RetryMiddleware(policy: .standard)) }
 /// ```
-public struct RetryMiddleware: StandardStage {
+public struct RetryMiddleware: Middleware {
     /// When failed requests are sent again (a request's own ``Request/retryPolicy`` wins).
     public var policy: RetryPolicy
 
@@ -28,23 +28,7 @@ public struct RetryMiddleware: StandardStage {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    )
-        async throws -> HTTPResponse
-    {
-        try await Self.run(request, context, next, stage: MiddlewareChain.Boxed(self))
-    }
-
-    /// The attempts, with the stage passed as one reference: its policy is read only after a failure, so a request
-    /// that succeeds at once copies none of it.
-    package static func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next,
-        stage: MiddlewareChain.Boxed<RetryMiddleware>
-    ) async throws -> HTTPResponse {
+        // The policy is read only after a failure, so a request that succeeds at once copies none of it.
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         var context = context
@@ -61,9 +45,9 @@ public struct RetryMiddleware: StandardStage {
             }
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
-            let delay = try await retryDelay(
-                for: sent, error: error, context: context, policy: context.call.retryPolicy ?? stage.stage.policy)
-            if let logging = context.call.logging?.stage {
+            let delay = try await Self.retryDelay(
+                for: sent, error: error, context: context, policy: context.call.retryPolicy ?? policy)
+            if let logging = context.call.retryLogger {
                 logging.handler(
                     LogEvent(
                         .retrying(after: delay), sent, attempt: context.attempt,

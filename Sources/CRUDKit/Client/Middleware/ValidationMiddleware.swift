@@ -3,7 +3,7 @@
 ///
 /// In the default (`.standard`) list, inside ``RetryMiddleware`` (a failed status is a failed attempt). A
 /// `.validate { }` middleware placed after it sees every response first, a failed status included.
-public struct ValidationMiddleware: StandardStage {
+public struct ValidationMiddleware: Middleware {
     /// Creates the stage.
     public init() {}
 
@@ -16,14 +16,6 @@ public struct ValidationMiddleware: StandardStage {
         context: MiddlewareContext,
         next: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
-        try await run(request, context, .closure(next))
-    }
-
-    package func run(
-        _ request: HTTPRequest, _ context: MiddlewareContext, _ next: MiddlewareChain.Next
-    )
-        async throws -> HTTPResponse
-    {
         let response = try await next(request, context)
         guard response.isSuccess else { throw CRUDError.fromStatus(response) }
         return response
