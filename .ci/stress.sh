@@ -10,7 +10,8 @@
 # on an idle machine and 342 s at load 12 on two cores, past its time limit. Here each `…UnderStress` test repeats
 # the same rounds, with the same checks, until CRUDKIT_STRESS_SECONDS have passed
 # (Tests/CRUDKitTests/Reliability/StressRounds.swift), so the step's time is bounded whatever the load: about the
-# number of stress tests (7, run one at a time in `NetworkTests`) times the
+# number of stress tests (7, run one at a time in `NetworkTests`; an eighth, 10,000 concurrent 401s through a token
+# refresher, runs once, in seconds) times the
 # seconds, plus the build. Exits non-zero when a test fails, or when no stress test ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."

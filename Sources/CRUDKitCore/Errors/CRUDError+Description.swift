@@ -50,6 +50,8 @@ extension CRUDError: LocalizedError, CustomStringConvertible, CustomDebugStringC
                 }
             return "\(what)\(Self.place(ofFailure: underlying)): \(Self.text(of: underlying))"
         case .timedOut(.idle(let seconds)):
+            // 0: a transport reported a time-out for a request that named no idle time (its own setting applied).
+            guard seconds > 0 else { return "The server sent nothing for the transport's own idle time." }
             return "The server sent nothing for \(seconds) seconds."
         case .timedOut(.deadline(let seconds)):
             return "The request did not finish within its \(seconds) second deadline."

@@ -55,7 +55,8 @@ public enum CRUDError: Error, Sendable {
 
     /// Which time limit ran out.
     public enum Timeout: Sendable, Hashable {
-        /// No bytes arrived for this many seconds.
+        /// No bytes arrived for this many seconds; 0 when a transport reported its own time-out for a request that
+        /// named no idle time (`APIConfiguration.timeout` and the request's own both `nil`).
         case idle(TimeInterval)
         /// The whole exchange took longer than this many seconds.
         case deadline(TimeInterval)

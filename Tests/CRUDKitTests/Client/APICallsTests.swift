@@ -168,6 +168,23 @@ enum PeopleEndpoints {
         }
     }
 
+    /// Behind an API that names no idle time, a transport's own time-out is reported as the transport's, never as
+    /// "nothing for 0 seconds".
+    @Test func aTransportsOwnTimeOutNamesNoSecondsItDidNotHave() async {
+        let transports: [any Transport] = [
+            RawErrorTransport(error: URLError(.timedOut)),
+            StubTransport().on(nil, "**") { _ in throw URLError(.timedOut) },
+        ]
+        for transport in transports {
+            let error = await crudError { try await API(baseURL: testBase, transport: transport).get("people") }
+            guard case .timedOut(.idle(0)) = error else {
+                Issue.record("expected timedOut(idle(0)), got \(String(describing: error))")
+                continue
+            }
+            #expect(error?.description == "The server sent nothing for the transport's own idle time.")
+        }
+    }
+
     @Test func anAPIWithoutBaseURLRefusesPathsAndNonHTTPURLs() async {
         let bare = API(baseURL: nil)
         #expect(bare.configuration.transport is URLSessionTransport)
