@@ -22,7 +22,7 @@ swift build --build-tests
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 swift test --skip-build --filter 'UnderStress' 2>&1 | tee "$log"
-ran=$(grep -cE 'Test [A-Za-z]+UnderStress\(\) passed' "$log" || true)
+ran=$(grep -cE 'Test [A-Za-z0-9]+UnderStress\(\) passed' "$log" || true)
 if [ "$ran" -eq 0 ]; then
     echo "stress.sh: no stress test ran (expected the …UnderStress tests of the LoopbackServer suites)" >&2
     exit 1
