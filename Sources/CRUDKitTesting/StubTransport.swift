@@ -151,7 +151,7 @@ public final class StubTransport: Transport {
             do {
                 response = try await handler(StubRequest(recorded: recorded, parameters: captures))
             } catch {
-                throw CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+                throw CRUDError.fromTransport(error, timeout: request.timeout)
             }
             return try finish(response, for: request)
         }

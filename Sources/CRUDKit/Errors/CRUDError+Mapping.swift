@@ -12,13 +12,14 @@ extension CRUDError {
     /// - Parameters:
     ///   - error: What the transport threw.
     ///   - timeout: The request's idle timeout, reported with a timeout.
-    package static func fromTransport(_ error: any Error, timeout: TimeInterval) -> CRUDError {
+    package static func fromTransport(_ error: any Error, timeout: TimeInterval?) -> CRUDError {
         if let error = error as? CRUDError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? URLError {
             switch error.code {
             case .cancelled: return .cancelled
-            case .timedOut: return .timedOut(.idle(timeout))
+            // No idle time named by the request: the transport's own applied, reported as `.idle(0)`.
+            case .timedOut: return .timedOut(.idle(timeout ?? 0))
             default: return .transport(underlying: error)
             }
         }

@@ -55,7 +55,7 @@ public struct LoggingMiddleware: Middleware {
                     duration: clock.now() - sentAt, response: response, received: received, redaction: redaction))
             return response
         } catch {
-            let failure = error as? CRUDError ?? CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+            let failure = error as? CRUDError ?? CRUDError.fromTransport(error, timeout: request.timeout)
             if let response = failure.response {
                 log(
                     LogEvent(

@@ -25,7 +25,7 @@ extension MiddlewareChain {
                 response = try await api.configuration.transport.download(request, to: destination, observer: observer)
             }
         } catch {
-            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
         response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response

@@ -78,7 +78,7 @@ extension API {
         } catch let error as CRUDError {
             throw error
         } catch {
-            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout ?? 0)
+            throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
     }
 }

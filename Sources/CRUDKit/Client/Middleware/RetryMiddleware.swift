@@ -41,7 +41,7 @@ public struct RetryMiddleware: Middleware {
             } catch let failure as CRUDError {
                 error = failure
             } catch let other {
-                error = Task.isCancelled ? .cancelled : .fromTransport(other, timeout: sent.timeout ?? 0)
+                error = Task.isCancelled ? .cancelled : .fromTransport(other, timeout: sent.timeout)
             }
             if case .cancelled = error { throw error }
             // The decision sees the time spent so far, this attempt included.
