@@ -5,7 +5,7 @@
 // of a round, the turns shuffled every round; a figure is the median of the rounds (at least 7), with the range.
 //
 //   swift run -c release crudkit-ahc-benchmarks [--smoke]
-//   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] (see Soak.swift)
+//   swift run -c release crudkit-ahc-benchmarks --soak [--requests 200000] [--seconds N] (see Soak.swift)
 //
 // Environment, for measuring rather than reporting: AHC_BENCH_PROFILE=<client index> runs one client alone at 64 in
 // flight (for a profiler); AHC_BENCH_AB=<rounds> runs raw AsyncHTTPClient and api.get over it only, interleaved,

@@ -1,9 +1,11 @@
 // The soak: a long mixed run per transport over one loopback server — cached reads (304s), duplicate reads in flight
 // together, uploads, downloads to a file, retried 503s, deadlines that run out, and cancellations — printing the heap
-// (resident memory), open file descriptors and CRUDKit's private files at the start and the end. Bounded by time
-// and by requests, whichever comes first:
+// (resident memory), open file descriptors and CRUDKit's private files at the start, every `--every` requests, after
+// the warm-up (the first `--warmup` requests) and at the end, with the growth since the warm-up. Bounded by requests
+// and, when `--seconds` is given, by time, whichever comes first:
 //
-//   swift run -c release crudkit-ahc-benchmarks --soak [--seconds 180] [--requests 200000] [--transport ahc|urlsession]
+//   swift run -c release crudkit-ahc-benchmarks --soak [--requests 200000] [--seconds 180] [--warmup 20000]
+//       [--every 20000] [--transport ahc|urlsession]
 import AsyncHTTPClient
 import CRUDKit
 import CRUDKitAsyncHTTPClient
@@ -16,17 +18,26 @@ import Glibc
 #endif
 
 enum Soak {
-    /// Heap in use, open descriptors and files in CRUDKit's private directory, now.
+    /// Resident memory, open descriptors and files in CRUDKit's private directory, now.
     struct Figures: CustomStringConvertible {
+        /// `VmRSS`: all resident memory.
         var heapBytes: Int
+        /// `RssAnon`: the resident anonymous memory (the heap and stacks, not mapped files).
+        var anonymousBytes: Int
         var descriptors: Int
         var privateFiles: Int
 
+        /// A field of `/proc/self/status` in bytes (it is given in kB).
+        static func status(_ field: String, in status: String) -> Int {
+            for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+                return (Int(line.dropFirst(field.count + 1).split(separator: " ").first ?? "") ?? 0) * 1024
+            }
+            return 0
+        }
+
         static func now() -> Figures {
-            // Resident memory (`/proc/self/statm`): glibc's `mallinfo2` is not in the Glibc module Swift imports.
-            let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-            let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            let heap = pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+            // Resident memory from `/proc/self/status`: glibc's `mallinfo2` is not in the Glibc module Swift imports.
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
             // CRUDKit's private directories of this process: `crudkit-<pid>-…` in the temporary directory.
             let temporary = FileManager.default.temporaryDirectory
@@ -38,11 +49,23 @@ enum Soak {
                         atPath: temporary.appendingPathComponent(name).path
                     ).count) ?? 0)
             }
-            return Figures(heapBytes: heap, descriptors: fds, privateFiles: files)
+            return Figures(
+                heapBytes: Self.status("VmRSS", in: status), anonymousBytes: Self.status("RssAnon", in: status),
+                descriptors: fds, privateFiles: files)
         }
 
         var description: String {
-            String(format: "rss %.1f MB, fds %d, private files %d", Double(heapBytes) / 1e6, descriptors, privateFiles)
+            String(
+                format: "rss %.1f MB (anon %.1f MB), fds %d, private files %d", Double(heapBytes) / 1e6,
+                Double(anonymousBytes) / 1e6, descriptors, privateFiles)
+        }
+
+        /// What grew from `start` to these figures.
+        func growth(since start: Figures) -> String {
+            String(
+                format: "rss %+.1f MB, anon %+.1f MB, fds %+d, private files %+d",
+                Double(heapBytes - start.heapBytes) / 1e6, Double(anonymousBytes - start.anonymousBytes) / 1e6,
+                descriptors - start.descriptors, privateFiles - start.privateFiles)
         }
     }
 
@@ -55,9 +78,14 @@ enum Soak {
         func value(_ name: String) -> String? {
             arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         }
-        let seconds = value("--seconds").flatMap(Double.init) ?? 180
         let limit = value("--requests").flatMap(Int.init) ?? 200_000
+        // Without `--seconds`, the run ends after `--requests` only.
+        let seconds = value("--seconds").flatMap(Double.init) ?? .infinity
+        let warmup = value("--warmup").flatMap(Int.init) ?? min(20_000, limit / 10)
+        let every = max(1, value("--every").flatMap(Int.init) ?? 20_000)
         let which = value("--transport").map { [$0] } ?? ["ahc", "urlsession"]
+        // Each figure as it is taken, even when the output goes to a file.
+        setvbuf(stdout, nil, _IOLBF, 0)
         let server = soakServer()
         try server.start()
         defer { server.stop() }
@@ -71,7 +99,9 @@ enum Soak {
                 transport = ahc
                 shutdown = { try await ahc.shutdown() }
             }
-            try await soak(name, transport: transport, server: server, seconds: seconds, limit: limit)
+            try await soak(
+                name, transport: transport, server: server,
+                bounds: Bounds(seconds: seconds, requests: limit, warmup: warmup, every: every))
             try await shutdown?()
         }
     }
@@ -108,9 +138,20 @@ enum Soak {
         return LoopbackServer(recordsRequests: false) { .response(try await respond($0.httpRequest)) }
     }
 
-    static func soak(
-        _ name: String, transport: any Transport, server: LoopbackServer, seconds: Double, limit: Int
-    ) async throws {
+    /// How long a soak runs and when it prints.
+    struct Bounds {
+        /// At most this long (`.infinity`: no time bound).
+        var seconds: Double
+        /// At most this many requests.
+        var requests: Int
+        /// The requests after which the warm-up figures are taken.
+        var warmup: Int
+        /// Figures are printed every this many requests.
+        var every: Int
+    }
+
+    static func soak(_ name: String, transport: any Transport, server: LoopbackServer, bounds: Bounds) async throws {
+        let limit = bounds.requests
         let cache = ResponseCache(byteLimit: 1 << 20)
         let api = API(baseURL: server.baseURL, transport: transport).with {
             $0.middleware.insert(RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0)))
@@ -126,11 +167,13 @@ enum Soak {
         print("soak \(name): start: \(start)")
         let clock = ContinuousClock()
         let began = clock.now
-        let end = began + .milliseconds(Int(seconds * 1000))
+        let end = bounds.seconds.isFinite ? began + .milliseconds(Int(bounds.seconds * 1000)) : nil
         var sent = 0
         var failures: [String: Int] = [:]
         var round = 0
-        while sent < limit, clock.now < end {
+        var warm: Figures?
+        var nextReport = bounds.every
+        while sent < limit, end.map({ clock.now < $0 }) ?? true {
             round += 1
             let thisRound = round
             // One round: 64 requests in flight, every kind.
@@ -196,7 +239,13 @@ enum Soak {
                 sent += count
                 if let failure { failures[failure, default: 0] += 1 }
             }
-            if round % 200 == 0 {
+            if warm == nil, sent >= bounds.warmup {
+                let figures = Figures.now()
+                warm = figures
+                print("soak \(name): after the warm-up (\(sent) requests): \(figures)")
+            }
+            if sent >= nextReport {
+                nextReport += bounds.every
                 let elapsed = (clock.now - began) / .seconds(1)
                 print("soak \(name): \(sent) requests, \(String(format: "%.0f", elapsed)) s: \(Figures.now())")
             }
@@ -207,9 +256,15 @@ enum Soak {
         let finish = Figures.now()
         print(
             "soak \(name): end: \(finish) after \(sent) requests in \(String(format: "%.0f", elapsed)) s "
-                + "(rss \(String(format: "%+.1f", Double(finish.heapBytes - start.heapBytes) / 1e6)) MB, "
-                + "fds \(finish.descriptors - start.descriptors >= 0 ? "+" : "")\(finish.descriptors - start.descriptors), "
-                + "cache \(cache.count) entries / \(cache.totalBytes) B)")
+                + "(cache \(cache.count) entries / \(cache.totalBytes) B)")
+        print("soak \(name): growth since the start: \(finish.growth(since: start))")
+        if let warm {
+            let perTenThousand =
+                Double(finish.heapBytes - warm.heapBytes) / 1e6 / Double(max(1, sent - bounds.warmup)) * 10_000
+            print(
+                "soak \(name): growth since the warm-up: \(finish.growth(since: warm)) "
+                    + "(rss \(String(format: "%+.2f", perTenThousand)) MB per 10,000 requests)")
+        }
         let failed = failures.values.reduce(0, +)
         print("soak \(name): \(failed) unexpected failures\(failed == 0 ? "" : ": \(failures.prefix(5))")")
     }
