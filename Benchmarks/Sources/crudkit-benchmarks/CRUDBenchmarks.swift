@@ -5,7 +5,8 @@ import Foundation
 /// pipeline, mapping under the model's rules) through an in-process transport, against the hand-written
 /// `api.get(Endpoint.segments(["people", "12"]), as: Person.self)` on the same API; and one page of
 /// `Person.list()` (envelope recognised automatically) against `api.get(…)` decoding the envelope's `results` by
-/// hand. Returns whether every target was met (the target: the model layer costs at most 1.5× the raw call).
+/// hand. The two run in interleaved rounds (the order swapped every round); a figure is the median of the rounds.
+/// Returns whether every target was met (the target: the model layer costs at most 1.5× the raw call).
 func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     printSuiteHeader("CRUD model layer (in-process transport)")
     let one = Data(
@@ -23,10 +24,9 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
     var met = true
     var sink = 0
 
-    let ours = try await nanosecondsPerIteration(iterations: iterations) {
+    let (ours, baseline, ratios) = try await interleavedNanosecondsPerIteration(iterations: iterations / 4) {
         sink &+= try await BenchModel.using(api).read(id: 12).id ?? 0
-    }
-    let baseline = try await nanosecondsPerIteration(iterations: iterations) {
+    } baseline: {
         let person = try await api.get(Endpoint.segments(["people", "12"]), as: BenchModel.self)
         sink &+= person.id ?? 0
     }
@@ -35,12 +35,14 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
             "Person.read(id:)", ours: ours / 1000, baseline: baseline / 1000,
             baselineName: "api.get(segments, as: Person.self) on the same API", unit: .microseconds,
             target: 1.5) && met
+    printRatioSpread(ratios)
 
     let listIterations = options.iterations(5_000)
-    let oursList = try await nanosecondsPerIteration(iterations: listIterations) {
+    let (oursList, baselineList, listRatios) = try await interleavedNanosecondsPerIteration(
+        iterations: listIterations / 4
+    ) {
         sink &+= try await BenchModel.using(api).list().count
-    }
-    let baselineList = try await nanosecondsPerIteration(iterations: listIterations) {
+    } baseline: {
         let response = try await api.get("people") as HTTPResponse
         sink &+= try api.configuration.conventions.coding.decode([BenchModel].self, from: response.body, at: "results")
             .count
@@ -49,8 +51,15 @@ func runCRUDBenchmarks(_ options: BenchmarkOptions) async throws -> Bool {
         report(
             "Person.list() (20 people, envelope)", ours: oursList / 1000, baseline: baselineList / 1000,
             baselineName: "api.get + decode(at: \"results\") by hand", unit: .microseconds, target: 1.5) && met
+    printRatioSpread(listRatios)
     if sink == 42 { print("") }  // keeps the work from being optimised away
     return met
+}
+
+/// Prints the spread of the per-round ratios under a row.
+private func printRatioSpread(_ ratios: [Double]) {
+    guard let low = ratios.first, let high = ratios.last else { return }
+    print(String(format: "    per-round ratio %.2f–%.2f×, %d interleaved rounds", low, high, ratios.count))
 }
 
 /// The model read by the benchmark.

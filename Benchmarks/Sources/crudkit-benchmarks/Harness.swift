@@ -75,6 +75,35 @@ func nanosecondsPerIteration(
     return best
 }
 
+/// Times `ours` and `baseline` in interleaved rounds, as a user comparing two clients would: each round runs a batch
+/// of `iterations` of each, the order swapped every round, so both meet the same load. Returns each one's median
+/// nanoseconds per iteration over the rounds, and the per-round ratios (ours / baseline) sorted.
+func interleavedNanosecondsPerIteration(
+    iterations: Int,
+    rounds: Int = 11,
+    _ ours: () async throws -> Void,
+    baseline: () async throws -> Void
+) async throws -> (ours: Double, baseline: Double, ratios: [Double]) {
+    func batch(_ body: () async throws -> Void) async throws -> Double {
+        let start = now()
+        for _ in 0..<iterations { try await body() }
+        return Double(now() - start) / Double(iterations)
+    }
+    var oursTimes: [Double] = []
+    var baselineTimes: [Double] = []
+    var ratios: [Double] = []
+    for round in 0..<rounds {
+        let first = try await batch(round % 2 == 0 ? ours : baseline)
+        let second = try await batch(round % 2 == 0 ? baseline : ours)
+        let (mine, theirs) = round % 2 == 0 ? (first, second) : (second, first)
+        oursTimes.append(mine)
+        baselineTimes.append(theirs)
+        ratios.append(mine / theirs)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return (median(oursTimes), median(baselineTimes), ratios.sorted())
+}
+
 /// Prints the header of a suite's table.
 func printSuiteHeader(_ title: String) {
     print("")

@@ -10,9 +10,11 @@ extension ResourceScope {
             Model.self, id: id.description, api: api, parent: parentSegments, context: API.sharedBlock)
     }
 
-    /// Records each of `models` (see ``remember(_:)``).
+    /// Records each of `models` (see ``remember(_:)``), under one lock.
     func remember(_ models: [Model]) {
-        for model in models { remember(model) }
+        ValueOrigins.shared.record(
+            Model.self, ids: models.lazy.compactMap { $0.id?.description }, api: api, parent: parentSegments,
+            context: API.sharedBlock)
     }
 }
 

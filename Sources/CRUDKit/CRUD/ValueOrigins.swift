@@ -100,35 +100,69 @@ final class ValueOrigins: Sendable {
 
     /// Records that the value of `type` with `id` came through `api` under `parent`.
     func record(_ type: Any.Type, id: String, api: API, parent: [String], context: UInt64?) {
-        guard !id.isEmpty else { return }
-        let key = Key(type: ObjectIdentifier(type), id: id)
+        record(type, ids: CollectionOfOne(id), api: api, parent: parent, context: context)
+    }
+
+    /// Records that the values of `type` with `ids` (a page of a list, say) came through `api` under `parent`, under
+    /// one lock.
+    func record(_ type: Any.Type, ids: some Sequence<String>, api: API, parent: [String], context: UInt64?) {
         let entry = Entry(place: Place(api: ObjectIdentifier(api), parent: parent), api: api, context: context)
+        let type = ObjectIdentifier(type)
         state.withLock { state in
-            var record = take(key, from: &state) ?? Record()
-            if !record.tooMany {
-                // Origins whose API is gone are set aside beside this live one: they must not count as origins.
-                record.entries.removeAll {
-                    $0.api == nil || ($0.place == entry.place && $0.context == entry.context)
-                }
-                record.dropped.removeAll { $0.api == nil }
-                record.entries.append(entry)
-                // Many blocks reading the same id from the same place: keep the newest few of each place.
-                while record.entries.count > 2 * Self.originsPerKey,
-                    let old = record.entries.indices.first(where: { index in
-                        record.entries[(index + 1)...].contains { $0.place == record.entries[index].place }
-                    })
-                {
-                    record.entries.remove(at: old)
-                }
-                // More places than kept: drop the oldest, remembering its API while it lives.
-                while Set(record.entries.map(\.place)).count > Self.originsPerKey, let oldest = record.entries.first {
-                    record.dropped.append(Holder(api: oldest.api))
-                    record.entries.removeAll { $0.place == oldest.place }
-                }
-                if record.dropped.count > 4 * Self.originsPerKey { record.tooMany = true }
+            for id in ids where !id.isEmpty {
+                add(entry, for: Key(type: type, id: id), in: &state)
             }
-            store(record, for: key, in: &state)
         }
+    }
+
+    /// Adds `entry` to the origins of `key`.
+    private func add(_ entry: Entry, for key: Key, in state: inout State) {
+        // The common case, a value read again from the one place (and block) it came from, in this generation:
+        // nothing changes, and one lookup tells.
+        if let index = state.current.index(forKey: key), Self.holdsOnly(entry, state.current.values[index]) {
+            return
+        }
+        guard var record = take(key, from: &state) else {
+            store(Record(entries: [entry]), for: key, in: &state)
+            return
+        }
+        if Self.holdsOnly(entry, record) {
+            store(record, for: key, in: &state)
+            return
+        }
+        if !record.tooMany {
+            // Origins whose API is gone are set aside beside this live one: they must not count as origins.
+            record.entries.removeAll {
+                $0.api == nil || ($0.place == entry.place && $0.context == entry.context)
+            }
+            record.dropped.removeAll { $0.api == nil }
+            record.entries.append(entry)
+            // Many blocks reading the same id from the same place: keep the newest few of each place.
+            while record.entries.count > 2 * Self.originsPerKey,
+                let old = record.entries.indices.first(where: { index in
+                    record.entries[(index + 1)...].contains { $0.place == record.entries[index].place }
+                })
+            {
+                record.entries.remove(at: old)
+            }
+            // More places than kept (there cannot be, with no more entries than that): drop the oldest, remembering
+            // its API while it lives.
+            while record.entries.count > Self.originsPerKey,
+                Set(record.entries.map(\.place)).count > Self.originsPerKey, let oldest = record.entries.first
+            {
+                record.dropped.append(Holder(api: oldest.api))
+                record.entries.removeAll { $0.place == oldest.place }
+            }
+            if record.dropped.count > 4 * Self.originsPerKey { record.tooMany = true }
+        }
+        store(record, for: key, in: &state)
+    }
+
+    /// Whether `record` holds `entry` as its one origin and nothing else (adding it again changes nothing).
+    private static func holdsOnly(_ entry: Entry, _ record: Record) -> Bool {
+        guard !record.tooMany, record.dropped.isEmpty, record.entries.count == 1, let only = record.entries.first
+        else { return false }
+        return only.place == entry.place && only.context == entry.context && only.api === entry.api
     }
 
     /// Where a write of the value of `type` with `id` goes.

@@ -31,10 +31,17 @@ extension ResourceScope {
         var parts = Array(parentSegments.dropLast())
         if !parentSegments.isEmpty { parts.append("{parent_id}") }
         var rest = segments.dropFirst(parentSegments.count)
-        let collection = CRUDOperation.allCases.lazy
-            .map { Model.path(for: $0).split(separator: "/").map(String.init) }
-            .filter { rest.starts(with: $0) }
-            .max { $0.count < $1.count }
+        // The paths of the operations, each split once (they are usually all one path).
+        var paths: [String] = []
+        for operation in CRUDOperation.allCases {
+            let path = Model.path(for: operation)
+            if !paths.contains(path) { paths.append(path) }
+        }
+        var collection: [String]?
+        for path in paths {
+            let candidate = path.split(separator: "/").map(String.init)
+            if rest.starts(with: candidate), candidate.count > collection?.count ?? -1 { collection = candidate }
+        }
         guard let collection else { return nil }
         parts += collection
         rest = rest.dropFirst(collection.count)
