@@ -14,16 +14,17 @@
 // requests cost a fraction of the first's, and so does the run-to-run noise, while what the stages add is the same.
 // `--chain` runs only this one.
 //
-// CRUDKIT_BENCH_ONLY=N runs only row N of the first pipeline (0 without, 1 no-op backends, 2 recording, 3 without again, 4 no-op with the
-// logger off) for 20,000 requests (or CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for a profiler.
+// CRUDKIT_BENCH_ONLY=N runs only row N of the first pipeline (0 without, 1 no-op backends, 2 recording, 3 without
+// again, 4 logging at `.info`) for 20,000 requests (or CRUDKIT_BENCH_COUNT) and prints nothing: a steady workload for
+// a profiler.
 //
-// No-op backends: the process bootstraps nothing (swift-log's default handler at `.info`, so the per-attempt
-// lines at `.trace`/`.debug` are below its level; swift-metrics' NOOPMetricsHandler; swift-distributed-tracing's
-// NoOpTracer). "no-op, logger off" gives the stages a logger at `.critical`, above every line's level, so the logging
-// stage passes through too: the difference from "no-op backends" is what the logging stage costs at `.info`. The
-// row "recording" attaches backends that keep nothing but do the work a real one does per call (a logger at `.trace`
-// into a handler that drops the line, a factory whose handlers drop the values, a tracer whose spans drop their
-// attributes), as a ceiling for what the middleware itself costs with a real backend.
+// No-op backends: swift-log's `SwiftLogNoOpLogHandler` (the logger the stages get), swift-metrics'
+// `NOOPMetricsHandler` and swift-distributed-tracing's `NoOpTracer` (the process bootstraps neither). "log at .info"
+// is the same with swift-log's default handler (standard error) at its default `.info`, a real backend whose level
+// drops the per-attempt lines of a success: its difference from "no-op backends" is what the logging stage costs
+// then. The row "recording" attaches backends that keep nothing but do the work a real one does per call (a logger
+// at `.trace` into a handler that drops the line, a factory whose handlers drop the values, a tracer whose spans drop
+// their attributes), as a ceiling for what the middleware itself costs with a real backend.
 import CRUDKit
 import CRUDKitObservability
 import CRUDKitTesting
@@ -95,12 +96,14 @@ struct Pipeline {
         self.batch = batch
         self.request = request
         let again = API(configuration: plain.configuration)
-        let observed = plain.with { $0.middleware.insertObservability() }
-        let loggerOff = plain.with {
-            var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
-            logger.logLevel = .critical
-            $0.middleware.insertObservability(logger: logger)
+        // The three no-op backends: swift-log's `SwiftLogNoOpLogHandler`, swift-metrics' `NOOPMetricsHandler` and
+        // swift-distributed-tracing's `NoOpTracer` (the last two are what an unbootstrapped process has).
+        let observed = plain.with {
+            $0.middleware.insertObservability(logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
         }
+        // The same, but logging through swift-log's default handler (standard error) at its default `.info`: a real
+        // backend whose level drops the per-attempt lines of a success.
+        let loggingAtInfo = plain.with { $0.middleware.insertObservability() }
         let recording = plain.with {
             var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
             logger.logLevel = .trace
@@ -109,7 +112,7 @@ struct Pipeline {
         }
         rows = [
             ("without", plain), ("no-op backends", observed), ("recording", recording), ("without (again)", again),
-            ("no-op, logger off", loggerOff),
+            ("log at .info", loggingAtInfo),
         ]
     }
 
