@@ -84,8 +84,6 @@ enum Soak {
         let warmup = value("--warmup").flatMap(Int.init) ?? min(20_000, limit / 10)
         let every = max(1, value("--every").flatMap(Int.init) ?? 20_000)
         let which = value("--transport").map { [$0] } ?? ["ahc", "urlsession"]
-        // Each figure as it is taken, even when the output goes to a file.
-        setvbuf(stdout, nil, _IOLBF, 0)
         let server = soakServer()
         try server.start()
         defer { server.stop() }
@@ -164,7 +162,7 @@ enum Soak {
         // Warm up (connections, caches), then the start figures.
         for _ in 0..<200 { _ = try? await api.send(Request(.get, "items/0", decoder: .response)) }
         let start = Figures.now()
-        print("soak \(name): start: \(start)")
+        say("soak \(name): start: \(start)")
         let clock = ContinuousClock()
         let began = clock.now
         let end = bounds.seconds.isFinite ? began + .milliseconds(Int(bounds.seconds * 1000)) : nil
@@ -242,30 +240,36 @@ enum Soak {
             if warm == nil, sent >= bounds.warmup {
                 let figures = Figures.now()
                 warm = figures
-                print("soak \(name): after the warm-up (\(sent) requests): \(figures)")
+                say("soak \(name): after the warm-up (\(sent) requests): \(figures)")
             }
             if sent >= nextReport {
                 nextReport += bounds.every
                 let elapsed = (clock.now - began) / .seconds(1)
-                print("soak \(name): \(sent) requests, \(String(format: "%.0f", elapsed)) s: \(Figures.now())")
+                say("soak \(name): \(sent) requests, \(String(format: "%.0f", elapsed)) s: \(Figures.now())")
             }
         }
         let elapsed = (clock.now - began) / .seconds(1)
         // Idle connections and the coalescer settle; then the end figures.
         try await Task.sleep(for: .seconds(1))
         let finish = Figures.now()
-        print(
+        say(
             "soak \(name): end: \(finish) after \(sent) requests in \(String(format: "%.0f", elapsed)) s "
                 + "(cache \(cache.count) entries / \(cache.totalBytes) B)")
-        print("soak \(name): growth since the start: \(finish.growth(since: start))")
+        say("soak \(name): growth since the start: \(finish.growth(since: start))")
         if let warm {
             let perTenThousand =
                 Double(finish.heapBytes - warm.heapBytes) / 1e6 / Double(max(1, sent - bounds.warmup)) * 10_000
-            print(
+            say(
                 "soak \(name): growth since the warm-up: \(finish.growth(since: warm)) "
                     + "(rss \(String(format: "%+.2f", perTenThousand)) MB per 10,000 requests)")
         }
         let failed = failures.values.reduce(0, +)
-        print("soak \(name): \(failed) unexpected failures\(failed == 0 ? "" : ": \(failures.prefix(5))")")
+        say("soak \(name): \(failed) unexpected failures\(failed == 0 ? "" : ": \(failures.prefix(5))")")
     }
+}
+
+/// Writes `line` to standard output at once (unbuffered), so that each figure shows as it is taken even when the
+/// output goes to a file.
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
