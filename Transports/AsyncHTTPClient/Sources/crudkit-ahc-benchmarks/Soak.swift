@@ -30,7 +30,9 @@ enum Soak {
         /// A field of `/proc/self/status` in bytes (it is given in kB).
         static func status(_ field: String, in status: String) -> Int {
             for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-                return (Int(line.dropFirst(field.count + 1).split(separator: " ").first ?? "") ?? 0) * 1024
+                return
+                    (Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+                    ?? 0) * 1024
             }
             return 0
         }
