@@ -135,7 +135,8 @@ public struct SwiftLogMiddleware: Middleware {
             let elapsed = clock.now() - started
             var metadata = base()
             metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
-            metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
+            metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(
+                HTTPClientSemantics.responseBodySize(response, for: request))
             metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
                 metadata[HTTPClientSemantics.errorType] = .string(type)
