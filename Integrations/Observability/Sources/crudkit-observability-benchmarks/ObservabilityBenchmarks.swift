@@ -19,9 +19,8 @@
 //
 // No-op backends: the process bootstraps nothing (swift-log's default handler at `.info`, so the per-attempt
 // lines at `.trace`/`.debug` are below its level; swift-metrics' NOOPMetricsHandler; swift-distributed-tracing's
-// NoOpTracer). "no-op, logger off" gives the stages a logger on swift-log's SwiftLogNoOpLogHandler, which drops every
-// line, so the logging stage passes through too: the difference from "no-op backends" is what the logging stage costs
-// at `.info`. The
+// NoOpTracer). "no-op, logger off" gives the stages a logger at `.critical`, above every line's level, so the logging
+// stage passes through too: the difference from "no-op backends" is what the logging stage costs at `.info`. The
 // row "recording" attaches backends that keep nothing but do the work a real one does per call (a logger at `.trace`
 // into a handler that drops the line, a factory whose handlers drop the values, a tracer whose spans drop their
 // attributes), as a ceiling for what the middleware itself costs with a real backend.
@@ -98,7 +97,9 @@ struct Pipeline {
         let again = API(configuration: plain.configuration)
         let observed = plain.with { $0.middleware.insertObservability() }
         let loggerOff = plain.with {
-            $0.middleware.insertObservability(logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+            var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
+            logger.logLevel = .critical
+            $0.middleware.insertObservability(logger: logger)
         }
         let recording = plain.with {
             var logger = Logger(label: "bench") { _ in DroppingLogHandler() }
