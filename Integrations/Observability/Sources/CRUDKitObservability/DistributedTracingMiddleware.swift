@@ -12,7 +12,9 @@ import Tracing
 /// `insertObservability(logger:metrics:tracer:)` places both.
 ///
 /// The span is named `GET /v1/people/{id}` when the route's template is known (a model operation, see
-/// `MiddlewareContext.urlTemplate`), else `GET`. Its attributes are `http.request.method`,
+/// `MiddlewareContext.urlTemplate`), else `GET`; a method outside the standard ones names it `HTTP` (its attribute
+/// `http.request.method` is `_OTHER`, `http.request.method_original` the method sent). Its attributes are
+/// `http.request.method`,
 /// `server.address`, `server.port`, `url.full` (redacted by the API's ``CRUDKit/Redaction``), `url.template`,
 /// `http.response.status_code`, `http.response.body.size`, `error.type`; a 4xx or 5xx answer or a failure sets the
 /// status to error, and a failure is recorded redacted.
@@ -118,13 +120,17 @@ public struct DistributedTracingMiddleware: Middleware {
     ) async throws -> HTTPResponse {
         let method = HTTPClientSemantics.method(request)
         let template = context.urlTemplate
+        let spanMethod = HTTPClientSemantics.spanMethod(method)
         let span = tracer.startSpan(
-            template.map { method + " " + $0 } ?? method, context: ServiceContext.current ?? .topLevel,
+            template.map { spanMethod + " " + $0 } ?? spanMethod, context: ServiceContext.current ?? .topLevel,
             ofKind: .client)
         defer { span.end() }
         let redaction = self.redaction ?? context.api.configuration.redaction
         span.updateAttributes { attributes in
             attributes[HTTPClientSemantics.method] = method
+            if method != request.method.rawValue {
+                attributes[HTTPClientSemantics.methodOriginal] = request.method.rawValue
+            }
             attributes[HTTPClientSemantics.serverAddress] = HTTPClientSemantics.serverAddress(request.url)
             attributes[HTTPClientSemantics.serverPort] = HTTPClientSemantics.serverPort(request.url)
             attributes[HTTPClientSemantics.urlFull] = redaction.redact(request.url)
@@ -137,7 +143,8 @@ public struct DistributedTracingMiddleware: Middleware {
                 }
             }
             span.attributes[HTTPClientSemantics.status] = response.status
-            span.attributes[HTTPClientSemantics.responseBodySize] = response.body.count
+            span.attributes[HTTPClientSemantics.responseBodySize] = HTTPClientSemantics.responseBodySize(
+                response, for: request)
             Self.recordRedirect(of: response, for: request, on: span, redaction)
             if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
                 span.attributes[HTTPClientSemantics.errorType] = type

@@ -6,6 +6,7 @@ import Instrumentation
 /// carries an id, a query or a credential (the path is only ever the template, ``MiddlewareContext/urlTemplate``).
 enum HTTPClientSemantics {
     static let method = "http.request.method"
+    static let methodOriginal = "http.request.method_original"
     static let status = "http.response.status_code"
     static let serverAddress = "server.address"
     static let serverPort = "server.port"
@@ -32,6 +33,25 @@ enum HTTPClientSemantics {
         return knownMethods.contains(raw) ? raw : "_OTHER"
     }
 
+    /// The span name's method: a known method, else `HTTP` (OpenTelemetry's name for a span of any other method).
+    static func spanMethod(_ method: String) -> String { method == "_OTHER" ? "HTTP" : method }
+
+    /// A status as a label value: a status of RFC 9110's range (100–599) as its number, any other number a server
+    /// sent (`999`, `000`) `_OTHER`, so that a hostile server cannot make up to 900 series per route.
+    static func statusLabel(_ status: Int) -> String { (100...599).contains(status) ? String(status) : "_OTHER" }
+
+    /// The size of `response`'s body in bytes: what is in memory, or, when the body went elsewhere (a download to a
+    /// file answers with an empty body), the `Content-Length` the server declared for it — OpenTelemetry's
+    /// `http.response.body.size` is the size transferred. A `HEAD` answer, a 1xx, 204 or 304 has no body.
+    static func responseBodySize(_ response: HTTPResponse, for request: HTTPRequest) -> Int {
+        guard response.body.isEmpty, request.method.rawValue != "HEAD", response.status >= 200,
+            response.status != 204, response.status != 304,
+            let declared = response.headers["Content-Length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+            declared > 0
+        else { return response.body.count }
+        return declared
+    }
+
     /// The host the request goes to, without credentials or port.
     static func serverAddress(_ url: URL) -> String { url.host ?? "" }
 
@@ -54,9 +74,10 @@ enum HTTPClientSemantics {
         return answered
     }
 
-    /// `error.type`: the status of a 4xx/5xx answer, else a low-cardinality name of the failure; `nil` on success.
+    /// `error.type`: the status of a 4xx/5xx answer, `_OTHER` for a status outside 100–599, else a low-cardinality
+    /// name of the failure; `nil` on success.
     static func errorType(status: Int?, failure: CRUDError?) -> String? {
-        if let status = failure?.status ?? status, status >= 400 { return String(status) }
+        if let status = failure?.status ?? status, status >= 400 || status < 100 { return statusLabel(status) }
         guard let failure else { return nil }
         switch failure {
         case .invalidRequest: return "invalid_request"

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Instrumentation
+import Logging
 import Tracing
 
 /// Whether a backend is one of the ecosystems' no-op ones, read from its dynamic type: a comparison of two type
@@ -14,5 +15,10 @@ enum NoOpBackends {
     /// `NOOPMetricsHandler` (a final class).
     static func isNoOp(_ factory: any MetricsFactory) -> Bool {
         ObjectIdentifier(Swift.type(of: factory)) == ObjectIdentifier(NOOPMetricsHandler.self)
+    }
+
+    /// `SwiftLogNoOpLogHandler`, which drops every line (its level is `.critical` and cannot be changed).
+    static func isNoOp(_ handler: any Logging.LogHandler) -> Bool {
+        ObjectIdentifier(Swift.type(of: handler)) == ObjectIdentifier(SwiftLogNoOpLogHandler.self)
     }
 }

@@ -14,7 +14,7 @@ import Logging
 /// `.error`, a cancellation at `.debug`.
 ///
 /// A line the logger's level drops is never built: the level is read once per attempt, before any message,
-/// metadata or merge of the task's metadata.
+/// metadata or merge of the task's metadata (and swift-log reads it again for each line written).
 ///
 /// The logger: one bound for the task with swift-log's `withLogger(_:_:)` wins (a logger per request); otherwise
 /// ``logger`` (one per API), with the metadata the task added by `withLogger(mergingMetadata:_:)` (a request id,
@@ -86,9 +86,14 @@ public struct SwiftLogMiddleware: Middleware {
         return logger
     }
 
-    /// Whether the stage has nothing to do: the logger's level is above every level of ``levels``.
+    /// Whether the stage has nothing to do: the logger a request would log to writes through swift-log's
+    /// `SwiftLogNoOpLogHandler`, which drops every line whatever its level.
+    ///
+    /// The logger's level is not read here: ``intercept(_:context:next:)`` reads it, once per attempt (a logger
+    /// above every level of ``levels`` costs an attempt that one read and the stage's frame).
     public func passesThrough(_ request: HTTPRequest, context: MiddlewareContext) -> Bool {
-        level(task: Logger.current) > levels.highest
+        let task = Logger.current
+        return NoOpBackends.isNoOp(task.label.isEmpty ? (logger ?? task).handler : task.handler)
     }
 
     /// Logs the attempt around sending it on through `next`.
@@ -130,7 +135,8 @@ public struct SwiftLogMiddleware: Middleware {
             let elapsed = clock.now() - started
             var metadata = base()
             metadata[HTTPClientSemantics.status] = .stringConvertible(response.status)
-            metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(response.body.count)
+            metadata[HTTPClientSemantics.responseBodySize] = .stringConvertible(
+                HTTPClientSemantics.responseBodySize(response, for: request))
             metadata["crudkit.duration"] = .string(Self.seconds(elapsed))
             if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
                 metadata[HTTPClientSemantics.errorType] = .string(type)

@@ -14,8 +14,9 @@ import CoreMetrics
 ///
 /// ¹ when known (`MiddlewareContext.urlTemplate`, such as `/v1/people/{id}`); ² when there is one.
 /// ``Stage-swift.enum/attempt``, inside the retry stage, counts `crudkit.http.client.retries` (labels method,
-/// server, port, and `error.type` of the failure retried). No label carries an id, a query, a credential or a
-/// method outside the standard ones (those are `_OTHER`), so the number of series stays bounded.
+/// server, port, and `error.type` of the failure retried). No label carries an id, a query, a credential, a
+/// method outside the standard ones or a status outside 100–599 (those are `_OTHER`), so the number of series stays
+/// bounded. The body size of a download (whose body went to a file) is the `Content-Length` the server declared.
 ///
 /// ```swift
 /// let api = API(baseURL: base).with { $0.middleware.insertObservability() }
@@ -107,21 +108,25 @@ public struct SwiftMetricsMiddleware: Middleware {
         } catch {
             let elapsed = clock.now() - started
             let answer = (error as? CRUDError)?.response
-            if let answer { dimensions.append((HTTPClientSemantics.status, String(answer.status))) }
+            if let answer {
+                dimensions.append((HTTPClientSemantics.status, HTTPClientSemantics.statusLabel(answer.status)))
+            }
             dimensions.append((HTTPClientSemantics.errorType, HTTPClientSemantics.errorType(error)))
-            Self.record(elapsed, answer, dimensions, factory)
+            Self.record(
+                elapsed, answer.map { HTTPClientSemantics.responseBodySize($0, for: request) }, dimensions, factory)
             throw error
         }
-        dimensions.append((HTTPClientSemantics.status, String(response.status)))
+        dimensions.append((HTTPClientSemantics.status, HTTPClientSemantics.statusLabel(response.status)))
         if let type = HTTPClientSemantics.errorType(status: response.status, failure: nil) {
             dimensions.append((HTTPClientSemantics.errorType, type))
         }
-        Self.record(clock.now() - started, response, dimensions, factory)
+        Self.record(
+            clock.now() - started, HTTPClientSemantics.responseBodySize(response, for: request), dimensions, factory)
         return response
     }
 
     private static func record(
-        _ elapsed: Duration, _ response: HTTPResponse?, _ dimensions: [(String, String)], _ factory: any MetricsFactory
+        _ elapsed: Duration, _ bodySize: Int?, _ dimensions: [(String, String)], _ factory: any MetricsFactory
     ) {
         let (seconds, attoseconds) = elapsed.components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -130,9 +135,8 @@ public struct SwiftMetricsMiddleware: Middleware {
             label: durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory
         )
         .recordNanoseconds(max(0, total))
-        if let response {
-            Recorder(label: responseBodySizeLabel, dimensions: dimensions, factory: factory)
-                .record(response.body.count)
+        if let bodySize {
+            Recorder(label: responseBodySizeLabel, dimensions: dimensions, factory: factory).record(bodySize)
         }
     }
 }
