@@ -30,6 +30,35 @@ import Testing
         #expect(api.coalescer.waitingCallers == 0)
     }
 
+    /// A tracing middleware gives every read a header of its own (`traceparent`); reads that differ only in the
+    /// fields it declares as a trace's context still share one exchange, and an undeclared field still keeps reads
+    /// apart.
+    @Test(arguments: [true, false]) func readsDifferingOnlyInATracesContextShareOneExchange(declared: Bool) async throws
+    {
+        struct Tracing: Middleware {
+            let declared: Bool
+            func intercept(
+                _ request: HTTPRequest, context: MiddlewareContext, next: @escaping MiddlewareNext
+            ) async throws -> HTTPResponse {
+                var request = request
+                var context = context
+                request.headers["Traceparent"] = "00-\(UUID().uuidString)-01"
+                if declared { context.propagationHeaderNames.insert("traceparent") }
+                return try await next(request, context)
+            }
+        }
+        let api = API(baseURL: testBase, transport: transport).with {
+            $0.middleware.insert(Tracing(declared: declared), at: 0)
+        }
+        let callers = (0..<10).map { _ in Task { try await api.get("people/1", as: StubPerson.self) } }
+        await waitUntil { api.coalescer.waitingCallers == 10 }
+        #expect(api.coalescer.flightCount == (declared ? 1 : 10))
+        transport.release()
+        for caller in callers { #expect(try await caller.value.firstName == "Ada") }
+        #expect(transport.requests.count == (declared ? 1 : 10))
+        #expect(transport.requests.allSatisfy { $0.headers["traceparent"] != nil })
+    }
+
     @Test func differentURLsHeadersAndMethodsAreNotShared() async throws {
         let api = API(baseURL: testBase, headers: ["Accept-Language": "en"], transport: transport)
         let requests: [Request<HTTPResponse>] = [

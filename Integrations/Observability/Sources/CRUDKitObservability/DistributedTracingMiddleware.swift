@@ -110,8 +110,13 @@ public struct DistributedTracingMiddleware: Middleware {
         let instrument: any Instrument = tracer ?? InstrumentationSystem.instrument
         guard !NoOpBackends.isNoOp(instrument), let current = ServiceContext.current
         else { return try await next(request, context) }
+        // The injected fields are declared as a trace's context, so identical reads still share one exchange.
+        var carrier = HTTPHeadersInjector.Carrier(headers: request.headers, names: context.propagationHeaderNames)
+        instrument.inject(current, into: &carrier, using: HTTPHeadersInjector())
         var request = request
-        instrument.inject(current, into: &request.headers, using: HTTPHeadersInjector())
+        request.headers = carrier.headers
+        var context = context
+        context.propagationHeaderNames = carrier.names
         return try await next(request, context)
     }
 

@@ -112,7 +112,14 @@ enum HTTPClientSemantics {
 
 /// Writes propagation headers (W3C `traceparent`, …) into a request's headers for an `Instrument`.
 struct HTTPHeadersInjector: Injector {
-    func inject(_ value: String, forKey key: String, into carrier: inout HTTPHeaders) {
-        carrier[key] = value
+    /// The request's headers, and the names of the fields injected into them (lower-cased).
+    struct Carrier {
+        var headers: HTTPHeaders
+        var names: Set<String>
+    }
+
+    func inject(_ value: String, forKey key: String, into carrier: inout Carrier) {
+        carrier.headers[key] = value
+        carrier.names.insert(key.lowercased())
     }
 }

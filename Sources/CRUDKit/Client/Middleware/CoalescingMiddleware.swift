@@ -65,7 +65,7 @@ public struct CoalescingMiddleware: Middleware {
         _ request: HTTPRequest, _ context: MiddlewareContext, send: @escaping MiddlewareNext
     ) async throws -> HTTPResponse {
         guard case .memory(let observer) = context.transfer, observer.upload == nil, observer.download == nil,
-            let key = RequestCoalescer.Key(request)
+            let key = RequestCoalescer.Key(request, ignoring: context.propagationHeaderNames)
         else { return try await send(request, context) }
         let shared = {
             var shared = request

@@ -14,6 +14,11 @@ public struct MiddlewareContext: Sendable {
     public var previousFailures: [CRUDError]
     /// What stays the same for the whole call, in one reference so that passing the context on copies little.
     package var call: Call
+    /// The names (lower-cased) of header fields that carry a trace's context rather than ask for anything, such as
+    /// `traceparent`: a tracing middleware that injects such fields adds their names here and passes the context on.
+    /// Identical reads that differ only in these fields still share one exchange (see ``CoalescingMiddleware``),
+    /// sent with the fields of the read that went first.
+    public var propagationHeaderNames: Set<String> = []
     /// Whether a ``CoalescingMiddleware`` outside has taken this read: it is shared with identical reads in flight
     /// just before the transport, keyed on the request as it is sent.
     package var sharesAtTransport = false

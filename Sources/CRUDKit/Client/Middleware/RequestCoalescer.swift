@@ -29,11 +29,15 @@ package final class RequestCoalescer: Sendable {
 
         /// The key of `request`, or `nil` when it may not share an exchange: a method other than `GET` or `HEAD`,
         /// or a body.
-        package init?(_ request: HTTPRequest) {
+        /// - Parameters:
+        ///   - request: The read.
+        ///   - ignoring: Lower-cased names of header fields left out of the key (a trace's context).
+        package init?(_ request: HTTPRequest, ignoring: Set<String> = []) {
             guard request.method == .get || request.method == .head, request.body.isEmpty else { return nil }
             method = request.method
             url = request.url.absoluteString
             var fields = request.headers.fields.map { ($0.name.lowercased(), $0.value) }
+            if !ignoring.isEmpty { fields.removeAll { ignoring.contains($0.0) } }
             if fields.count > 1 {
                 // A stable sort by name keeps the order of repeated fields, which may matter.
                 fields = fields.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
