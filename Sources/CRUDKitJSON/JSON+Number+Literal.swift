@@ -116,12 +116,11 @@ package struct JSONDecimalDigits: Hashable {
     private(set) var significand: [UInt8] = []
     /// value = significand × 10^exponent (0 for zero).
     private(set) var exponent = 0
-    /// The written exponent's digits (sign first, no leading zeros) when it is beyond ±10¹⁸, which ``exponent``
-    /// cannot hold: ``exponent`` is then ±2⁶⁰ (so every range check refuses the number) and
-    /// ``hugeExponentAdjustment`` what the fraction and trailing zeros add. Two such numbers are equal when both
-    /// parts are; empty otherwise.
+    /// The digits of the power of ten (sign first, no leading zeros) when it is ±10¹⁸ or beyond, which ``exponent``
+    /// does not hold exactly: ``exponent`` is then ±2⁶⁰ (so every range check refuses the number). The power is the
+    /// value's, not the written exponent's (what the fraction and trailing zeros add is added), so that two
+    /// spellings of one value are equal (`1e-1000000000000000000` and `10e-1000000000000000001`); empty otherwise.
     private(set) var hugeExponent: [UInt8] = []
-    private(set) var hugeExponentAdjustment = 0
 
     /// Reads a number in JSON grammar (also accepts `Double.description`'s `1e+20`).
     package init(_ text: some Collection<UInt8>) {
@@ -176,12 +175,54 @@ package struct JSONDecimalDigits: Hashable {
         if significand.isEmpty {
             negative = false
         } else if !hugeDigits.isEmpty {
-            exponent = written
-            hugeExponent = hugeDigits
-            hugeExponentAdjustment = trailingZeros - fractionDigits
+            // The written exponent plus what the fraction and trailing zeros add, in decimal digits: far smaller than
+            // the exponent (they count characters of the text), so the sign stays the exponent's.
+            let power = Self.adding(
+                hugeDigits[0] == UInt8(ascii: "-") ? fractionDigits - trailingZeros : trailingZeros - fractionDigits,
+                to: Array(hugeDigits.dropFirst()))
+            setPower(negative: hugeDigits[0] == UInt8(ascii: "-"), digits: power)
         } else {
-            exponent = written - fractionDigits + trailingZeros
+            let power = written - fractionDigits + trailingZeros
+            if power.magnitude < 1_000_000_000_000_000_000 {
+                exponent = power
+            } else {
+                setPower(negative: power < 0, digits: Array(String(power.magnitude).utf8))
+            }
         }
+    }
+
+    /// Sets the power of ten: in ``exponent`` below 10¹⁸, else as ``hugeExponent`` digits.
+    private mutating func setPower(negative: Bool, digits: [UInt8]) {
+        if digits.count <= 18, let magnitude = Int(String(decoding: digits, as: UTF8.self)) {
+            exponent = negative ? -magnitude : magnitude
+            hugeExponent = []
+        } else {
+            exponent = negative ? -(1 << 60) : 1 << 60
+            hugeExponent = [negative ? UInt8(ascii: "-") : UInt8(ascii: "+")] + digits
+        }
+    }
+
+    /// The ASCII digits of `digits` (a magnitude, no leading zeros) plus `delta`, whose magnitude is smaller.
+    private static func adding(_ delta: Int, to digits: [UInt8]) -> [UInt8] {
+        var values = digits.map { Int($0 &- UInt8(ascii: "0")) }
+        var carry = delta
+        var index = values.count - 1
+        while carry != 0, index >= 0 {
+            let sum = values[index] + carry % 10
+            carry /= 10
+            if sum < 0 {
+                values[index] = sum + 10
+                carry -= 1
+            } else {
+                values[index] = sum % 10
+                carry += sum / 10
+            }
+            index -= 1
+        }
+        var result = carry > 0 ? Array(String(carry).utf8) : []
+        result += values.map { UInt8(ascii: "0") + UInt8($0) }
+        guard let first = result.firstIndex(where: { $0 != UInt8(ascii: "0") }) else { return [UInt8(ascii: "0")] }
+        return Array(result[first...])
     }
 
     var isZero: Bool { significand.isEmpty }

@@ -36,6 +36,15 @@ extension JSON {
             }
         }
 
+        /// The number as a `Double` when it is within `Double`'s range: `nil` beyond it (`1e400`), and for a number
+        /// other than zero that is so small it would be read as zero (`1e-400`), as `JSONDecoder` refuses both.
+        var doubleWithinRange: Double? {
+            let double = doubleValue
+            guard double.isFinite else { return nil }
+            if double == 0, case .literal(let literal) = self, !literal.digits.isZero { return nil }
+            return double
+        }
+
         /// The number as an exact `Int64`, or `nil` when it has a fraction or does not fit.
         package var int64Value: Int64? { exactly(Int64.self) }
 

@@ -101,9 +101,9 @@ extension UInt64: JSONReadable, JSONWritable {
 // MARK: - Floating point and decimals
 
 extension Double: JSONReadable, JSONWritable {
-    /// Any number within `Double`'s range (`1e400` is an error, not infinity).
+    /// Any number within `Double`'s range (`1e400` is an error, not infinity, and `1e-400` one, not zero).
     public static func _read(from json: JSON) throws -> Double {
-        guard let value = json.double, value.isFinite else {
+        guard let value = json.number?.doubleWithinRange else {
             throw JSONMappingError.mismatch(expected: "Double", found: json)
         }
         return value
@@ -116,7 +116,7 @@ extension Float: JSONReadable, JSONWritable {
     /// A number within `Float`'s range, rounded to the nearest `Float`; `1e39` (beyond `Float.greatestFiniteMagnitude`)
     /// and `1e-50` (which only `0` would hold) are errors, not infinity or zero.
     public static func _read(from json: JSON) throws -> Float {
-        guard let double = json.double, double.isFinite, case let value = Float(double), value.isFinite,
+        guard let double = json.number?.doubleWithinRange, case let value = Float(double), value.isFinite,
             (value == 0) == (double == 0)
         else { throw JSONMappingError.mismatch(expected: "Float", found: json) }
         return value

@@ -69,8 +69,9 @@ extension JSON {
 extension JSON: Hashable {
     /// Whether two values describe the same document.
     ///
-    /// Numbers compare by value (`1 == 1.0`), objects compare their members regardless of order, arrays
-    /// compare element by element.
+    /// Numbers compare by value (`1 == 1.0`), strings (and keys) by their UTF-8 bytes with no Unicode normalization
+    /// (`"é"` and `"e\u{301}"` are written differently, so they differ), objects compare their members regardless of
+    /// order, arrays compare element by element.
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
         // Scalars (and containers that differ at the top) need no stack.
         switch (lhs, rhs) {
@@ -120,7 +121,9 @@ extension JSON: Hashable {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        // By their UTF-8 bytes, as keys are: `String`'s `==` would make `"é"` and `"e\u{301}"` one value, and a
+        // change of normalization would then be no change (nothing to send).
+        case (.string(let a), .string(let b)): return JSONByteKey.sameBytes(a, b)
         case (.array(let a), .array(let b)): return a.count == b.count
         case (.object(let a), .object(let b)): return a.count == b.count
         default: return false
@@ -158,7 +161,7 @@ extension JSON: Hashable {
             hasher.combine(number)
         case .string(let value):
             hasher.combine(3 as UInt8)
-            hasher.combine(value)
+            hasher.combine(JSONByteKey(value))
         case .array(let values):
             hasher.combine(4 as UInt8)
             hasher.combine(values.count)

@@ -36,4 +36,25 @@ import Testing
         for _ in 0..<20_000 { _ = cache.storage.withLock { $0.entry(for: ResponseCache.Key(request)) } }
         #expect(cache.storage.withLock { $0.footprint } <= 2 * cache.count + 64)
     }
+
+    /// An entry keeps the request headers it is filed under (`Cookie`, `Authorization`, API keys) and the values its
+    /// `Vary` names: they count against the byte limit like the response. Before, a 16 KiB `Cookie` (a server may set
+    /// 50 cookies of 4 KiB for one domain) went uncounted, so a 64 KiB cache held 100 entries and 1.6 MB of them
+    /// while it reported about 5 KB.
+    @Test func theRequestHeadersAnEntryKeepsCountAgainstTheByteLimit() async throws {
+        let cache = ResponseCache(byteLimit: 64 << 10, entryLimit: 1000)
+        let cookie = String(repeating: "c", count: 16 << 10)
+        for n in 0..<100 {
+            var (request, response) = Self.exchange(n, size: 10)
+            request.headers["Cookie"] = "session=\(cookie)\(n)"
+            request.headers["X-Api-Key"] = "key-\(n)"
+            request.headers["X-Tenant"] = String(repeating: "t", count: 1000)
+            response.headers["Vary"] = "X-Tenant"
+            _ = try await cache.response(for: request) { _ in response }
+        }
+        #expect(cache.count >= 1)
+        #expect(cache.count <= 3, "\(cache.count) entries of more than 16 KiB each in a 64 KiB cache")
+        #expect(cache.totalBytes >= cache.count * (cookie.utf8.count + 1000))
+        #expect(cache.totalBytes <= cache.byteLimit)
+    }
 }

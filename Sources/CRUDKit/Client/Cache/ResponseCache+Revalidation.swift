@@ -151,12 +151,16 @@ extension ResponseCache {
     /// response exceeds the byte limit.
     private func store(_ response: HTTPResponse, for request: HTTPRequest, key: Key, since generation: UInt64) {
         guard let path = Self.path(of: request.url) else { return }
+        let vary = Self.varyingHeaders(response).map { (name: $0, value: Key.value(of: $0, in: request.headers)) }
+        // Everything the entry keeps counts: the body and headers, the URL and the path writes invalidate by, the
+        // request headers it is filed under, and the values its `Vary` names.
         let size =
-            response.body.count + key.url.utf8.count
+            response.body.count + key.url.utf8.count + path.utf8.count + key.headerBytes
             + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+            + vary.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) }
         let entry = Entry(
             response: response, etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"],
-            vary: Self.varyingHeaders(response).map { ($0, request.headers[$0]) }, path: path, size: size)
+            vary: vary, path: path, size: size)
         storage.withLock { storage in
             guard storage.generation == generation else { return }
             guard size <= byteLimit, entryLimit > 0 else {

@@ -17,13 +17,26 @@ extension ResponseCache {
 
         init(_ request: HTTPRequest) {
             url = request.url.absoluteString
-            selectors = Self.selectingHeaders.map { request.headers[$0] }
+            selectors = Self.selectingHeaders.map { Self.value(of: $0, in: request.headers) }
             var credentials: [String] = []
             for field in request.headers where RedirectPolicy.carriesCredential(field.name, in: request) {
                 let name = field.name.lowercased()
                 if name != "authorization", name != "cookie" { credentials.append("\(name): \(field.value)") }
             }
             self.credentials = credentials.sorted()
+        }
+
+        /// Every field named `name` in `headers`, joined: a header sent as several fields (a `Cookie` split in two)
+        /// selects a response with all of them, not only its first. `nil` when there is none.
+        static func value(of name: String, in headers: HTTPHeaders) -> String? {
+            let values = headers.values(for: name)
+            return values.count > 1 ? values.joined(separator: "\n") : values.first
+        }
+
+        /// The bytes of the request headers the key keeps beside its URL, counted against the byte limit like the
+        /// response (a `Cookie` header alone may hold 50 cookies of 4 KiB).
+        var headerBytes: Int {
+            selectors.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + credentials.reduce(0) { $0 + $1.utf8.count }
         }
     }
 
@@ -45,7 +58,7 @@ extension ResponseCache {
 
         /// Whether `request` sends the header values the response varies on.
         func matches(_ request: HTTPRequest) -> Bool {
-            vary.allSatisfy { request.headers[$0.name] == $0.value }
+            vary.allSatisfy { Key.value(of: $0.name, in: request.headers) == $0.value }
         }
     }
 

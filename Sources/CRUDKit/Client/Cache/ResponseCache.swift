@@ -27,20 +27,24 @@ import Foundation
 ///   not say `no-store`, and whose `Vary` is not `*`. `private` and `no-cache` are fine: this is a client's own
 ///   cache, and it revalidates every time anyway.
 /// - **Whose response:** entries are keyed by URL and by the request's `Authorization`, `Cookie`, `Accept` and
-///   `Accept-Language` values and every other header that carries a credential (an API key, a token header, a
-///   header the request marks sensitive or whose name names a secret), plus whatever the response's `Vary` names. Requests that carry credentials are
-///   cached, because an API client sends them on every call; a response is only ever served to a request with the
-///   same credentials, so one user never sees another's data. Entries live in memory only and go with the cache.
+///   `Accept-Language` values (every field of each) and every other header that carries a credential (an API key, a
+///   token header, a header the request marks sensitive or whose name names a secret), plus whatever the response's
+///   `Vary` names. Requests that carry credentials are cached, because an API client sends them on every call; a
+///   response is only ever served to a request with the same credentials, so one user never sees another's data.
+///   Cookies a transport adds from its `CookieJar` are added after the cache has chosen: give APIs whose jars hold
+///   different users' sessions a cache each. Entries live in memory only and go with the cache.
 /// - **Writes invalidate:** any request whose method is not `GET`, `HEAD`, `OPTIONS` or `TRACE` removes, once it has
 ///   an answer (or has failed), the stored responses of its URL's path and of the parent path (a `PUT /people/12`
 ///   forgets `/people/12` and `/people?page=2`), and of the `Location` and `Content-Location` it answers with on
 ///   the same server. A read that was in flight while a write invalidated anything does not store its answer.
-/// - **Limits:** at most ``entryLimit`` entries and ``byteLimit`` bytes (bodies, headers and URLs counted); the
-///   least recently used entries go first, and a response larger than the byte limit is not stored.
+/// - **Limits:** at most ``entryLimit`` entries and ``byteLimit`` bytes (bodies, headers and URLs counted, and the
+///   request headers each entry is filed under); the least recently used entries go first, and a response larger
+///   than the byte limit is not stored.
 ///
 /// One cache may serve several APIs (it is keyed by absolute URL). All its methods are safe from any thread.
 public final class ResponseCache: Sendable {
-    /// The most bytes the stored responses may take (bodies, headers and URLs counted).
+    /// The most bytes the stored responses may take (bodies, headers and URLs counted, and the request headers each
+    /// entry is filed under).
     public let byteLimit: Int
     /// The most responses kept.
     public let entryLimit: Int
