@@ -45,6 +45,9 @@ extension CookieJar {
         private var byExpiry: [(expires: Date, created: UInt64, domain: String)] = []
         /// For each domain, the stored domains strictly inside it.
         private var subdomains: [String: Set<String>] = [:]
+        /// For each domain and cookie name, the stored domains strictly inside it holding a `Secure` cookie of that
+        /// name (live or not): the check of a cookie from plain HTTP looks at these only.
+        private var secureInside: [String: [String: Set<String>]] = [:]
         /// Domains and records looked at by stores and lookups so far (for tests: what one costs).
         private(set) var visits = 0
         let maximumPerDomain: Int
@@ -100,7 +103,7 @@ extension CookieJar {
                 if cookies.count > maximumPerDomain { cookies.removeFirst(cookies.count - maximumPerDomain) }
                 count -= before - cookies.count
             }
-            put(cookies, for: cookie.domain, wasStored: stored != nil)
+            put(cookies, for: cookie.domain, wasStored: stored != nil, previous: stored ?? [])
             if count > maximum { evict(now: now) }
             compactIfNeeded()
         }
@@ -111,7 +114,7 @@ extension CookieJar {
         private mutating func shadowsSecureCookie(_ cookie: Cookie, now: Date) -> Bool {
             var related = Self.parents(of: cookie.domain)
             related.append(cookie.domain)
-            related.append(contentsOf: subdomains[cookie.domain] ?? [])
+            related.append(contentsOf: secureInside[cookie.domain]?[cookie.name] ?? [])
             for domain in related {
                 visits += 1
                 guard
@@ -136,9 +139,11 @@ extension CookieJar {
                 guard let index = domains[soonest.domain]?.firstIndex(where: { $0.created == soonest.created }),
                     domains[soonest.domain]?[index].expires == soonest.expires
                 else { continue }
-                domains[soonest.domain]?.remove(at: index)
+                let previous = domains[soonest.domain] ?? []
+                var cookies = previous
+                cookies.remove(at: index)
                 count -= 1
-                if domains[soonest.domain]?.isEmpty == true { put([], for: soonest.domain, wasStored: true) }
+                put(cookies, for: soonest.domain, wasStored: true, previous: previous)
             }
             while count > maximum, ageStart < byAge.count {
                 let (created, domain) = byAge[ageStart]
@@ -146,10 +151,9 @@ extension CookieJar {
                 visits += 1
                 // Records before this one have all been taken: if its cookie is still stored, it is its domain's
                 // first (the oldest there).
-                guard domains[domain]?.first?.created == created else { continue }
-                domains[domain]?.removeFirst()
+                guard let previous = domains[domain], previous.first?.created == created else { continue }
                 count -= 1
-                if domains[domain]?.isEmpty == true { put([], for: domain, wasStored: true) }
+                put(Array(previous.dropFirst()), for: domain, wasStored: true, previous: previous)
             }
         }
 
@@ -178,7 +182,7 @@ extension CookieJar {
                     if expired > 0 {
                         cookies.removeAll { $0.isExpired(at: now) }
                         count -= expired
-                        put(cookies, for: key, wasStored: true)
+                        put(cookies, for: key, wasStored: true, previous: domains[key] ?? [])
                     }
                 }
                 // An IP address is inside no other domain (§5.1.3).
@@ -197,7 +201,8 @@ extension CookieJar {
 
         /// Stores `cookies` as `domain`'s (none: forgets the domain), keeping `subdomains` in step; `wasStored`
         /// says whether the domain had cookies before.
-        private mutating func put(_ cookies: [Cookie], for domain: String, wasStored: Bool) {
+        private mutating func put(_ cookies: [Cookie], for domain: String, wasStored: Bool, previous: [Cookie]) {
+            updateSecureIndex(for: domain, from: previous, to: cookies)
             if cookies.isEmpty {
                 domains[domain] = nil
                 guard wasStored else { return }
@@ -209,6 +214,23 @@ extension CookieJar {
                 domains[domain] = cookies
                 guard !wasStored else { return }
                 for parent in Self.parents(of: domain) { subdomains[parent, default: []].insert(domain) }
+            }
+        }
+
+        /// Keeps `secureInside` in step when `domain`'s cookies change from `previous` to `cookies`.
+        private mutating func updateSecureIndex(for domain: String, from previous: [Cookie], to cookies: [Cookie]) {
+            let before = Set(previous.lazy.filter(\.secure).map(\.name))
+            let after = Set(cookies.lazy.filter(\.secure).map(\.name))
+            guard before != after else { return }
+            for parent in Self.parents(of: domain) {
+                for name in before.subtracting(after) {
+                    secureInside[parent]?[name]?.remove(domain)
+                    if secureInside[parent]?[name]?.isEmpty == true { secureInside[parent]?[name] = nil }
+                    if secureInside[parent]?.isEmpty == true { secureInside[parent] = nil }
+                }
+                for name in after.subtracting(before) {
+                    secureInside[parent, default: [:]][name, default: []].insert(domain)
+                }
             }
         }
 
