@@ -98,17 +98,36 @@ final class SchemaMapper {
 
     // MARK: - Components
 
-    /// The Swift name of a component, declaring it the first time.
+    /// The Swift name of a component, declaring it the first time. A component met while another is being
+    /// declared is queued and declared by the outermost call, so that a long chain of components naming each
+    /// other (`S0: {$ref: S1}`, `S1: {$ref: S2}`, …) does not deepen the stack.
     func declareComponent(_ key: String) -> String {
         let name = componentNames[key] ?? SwiftNames.typeName(key)
         guard declarations[key] == nil, !inProgress.contains(key) else { return name }
-        inProgress.insert(key)
-        defer { inProgress.remove(key) }
-        let pointer = Pointer.join("#/components/schemas", key)
-        guard let schema = root["components"]?["schemas"]?[key] else { return name }
-        declarations[key] = declaration(named: name, schema: schema, pointer: pointer, componentKey: key)
+        if !inProgress.isEmpty {
+            queuedComponents.append(key)
+            return name
+        }
+        queuedComponents = [key]
+        var index = 0
+        defer { queuedComponents = [] }
+        while index < queuedComponents.count {
+            let next = queuedComponents[index]
+            index += 1
+            guard declarations[next] == nil,
+                let schema = root["components"]?["schemas"]?[next]
+            else { continue }
+            inProgress.insert(next)
+            let pointer = Pointer.join("#/components/schemas", next)
+            let nextName = componentNames[next] ?? SwiftNames.typeName(next)
+            declarations[next] = declaration(named: nextName, schema: schema, pointer: pointer, componentKey: next)
+            inProgress.remove(next)
+        }
         return name
     }
+
+    /// Components met while another was being declared, declared next by the outermost ``declareComponent(_:)``.
+    private var queuedComponents: [String] = []
 
     /// The declaration of a named schema: a struct for an object, an enum for a string enum or a discriminated
     /// union, and a type alias for anything else.
