@@ -28,8 +28,8 @@ struct SwiftEmitter {
         for var line in lines {
             // A doc comment quotes the document's text (keys, enum values, paths), which may hold a line break:
             // the rest of the line would be code.
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("///"),
-                line.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }),
+                line.drop(while: { $0 == " " }).hasPrefix("///")
             {
                 line = String(line.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
             }
