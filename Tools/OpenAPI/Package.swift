@@ -57,6 +57,13 @@ let package = Package(
             dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
             path: "Tests/Snapshots/Names31"
         ),
+        // Schemas named like the types generated code uses, colliding names, odd keys and enums, references to
+        // nowhere, outside the document or into themselves, and path templates CRUDKit cannot address.
+        .target(
+            name: "OpenAPISnapshotUnusual31",
+            dependencies: [.product(name: "CRUDKit", package: "CRUDKit")],
+            path: "Tests/Snapshots/Unusual31"
+        ),
         // The build plugin's proof: this target holds only openapi.yaml and crudkit-openapi.yaml; its models are
         // generated at build time by CRUDKitOpenAPIPlugin, and the tests use them.
         .target(
@@ -69,7 +76,7 @@ let package = Package(
             name: "CRUDKitOpenAPITests",
             dependencies: [
                 "CRUDKitOpenAPI", "OpenAPISnapshotPeople30", "OpenAPISnapshotPets31", "OpenAPISnapshotNames31",
-                "OpenAPIPluginFixture",
+                "OpenAPISnapshotUnusual31", "OpenAPIPluginFixture",
                 .product(name: "CRUDKit", package: "CRUDKit"),
                 .product(name: "CRUDKitTesting", package: "CRUDKit"),
             ],

@@ -67,6 +67,10 @@ struct ConventionsDetector {
         if mediaTypes().contains("application/vnd.api+json") { return .jsonapi }
         var found: [Envelope] = []
         for schema in schemas {
+            // A component that is only a `$ref` to another is that one, which is checked on its own.
+            if let reference = schema.value["$ref"]?.string, mapper.componentKey(ofReference: reference) != nil {
+                continue
+            }
             if let envelope = envelope(schema.value) { found.append(envelope) }
         }
         if found.contains(.djangoREST) { return .drf }

@@ -31,6 +31,9 @@ public enum GeneratorError: Error, Sendable, Hashable, CustomStringConvertible {
     case strict([Diagnostic])
     /// `--only` named a resource the document does not have.
     case unknownResource(String)
+    /// The document nests objects and arrays (JSON) or mappings and sequences (YAML) more than `limit` levels
+    /// deep, first at `line` and `column` (1-based; the column counts bytes); it is refused before it is parsed.
+    case tooDeep(limit: Int, line: Int, column: Int)
 
     /// What went wrong, for a person.
     public var description: String {
@@ -40,6 +43,9 @@ public enum GeneratorError: Error, Sendable, Hashable, CustomStringConvertible {
             "strict mode: \(diagnostics.count) diagnostic(s)\n"
                 + diagnostics.map { "error: \($0)" }.joined(separator: "\n")
         case .unknownResource(let name): "--only names \"\(name)\", which is not a resource path of the document"
+        case .tooDeep(let limit, let line, let column):
+            "the document nests objects and arrays more than \(limit) levels deep (line \(line), column \(column)); "
+                + "crudkit-openapi reads documents up to \(limit) levels deep"
         }
     }
 }

@@ -11,7 +11,9 @@ import Yams
 /// for file in result.files { try file.contents.write(to: output.appending(path: file.name), atomically: true, encoding: .utf8) }
 /// ```
 ///
-/// The output depends only on the document and the options: the same input gives the same bytes.
+/// The output depends only on the document and the options: the same input gives the same bytes. The work runs on a
+/// thread of its own with a large stack (OpenAPIKit's decoders and Yams' composer recurse once per level of the
+/// document), so the caller's stack, a 512 KB secondary thread say, does not decide which documents generate.
 public enum Generator {
     /// The document's version, read by OpenAPIKit.
     public enum Version: Sendable, Hashable {
@@ -25,10 +27,21 @@ public enum Generator {
     /// `OpenAPIKit`) and nothing else: what the benchmark compares generation with.
     /// - Parameter data: The document, JSON or YAML.
     /// - Returns: Its version.
-    /// - Throws: ``GeneratorError/invalidDocument(_:)``.
+    /// - Throws: ``GeneratorError/invalidDocument(_:)``, or ``GeneratorError/tooDeep(limit:line:column:)`` for a
+    ///   document nested deeper than the generator reads.
     @discardableResult
     public static func validate(_ data: Data) throws -> Version {
+        try LargeStack.run { try validateHere(data) }
+    }
+
+    private static func validateHere(_ data: Data) throws -> Version {
         let isJSON = data.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{")
+        // JSONDecoder refuses a deep document as "not valid JSON", and the decoders recurse once per level.
+        do {
+            try NestingDepth.check(String(decoding: data, as: UTF8.self))
+        } catch let error as NestingDepthError {
+            throw GeneratorError.tooDeep(limit: error.limit, line: error.line, column: error.column)
+        }
         if !isJSON {
             // Yams' decoder would expand an alias bomb; refuse it first.
             do {
@@ -78,6 +91,7 @@ public enum Generator {
     ///   - options: The preset, the resources to generate, and strictness.
     /// - Returns: The files (sorted by name), the diagnostics and the preset used.
     /// - Throws: ``GeneratorError/invalidDocument(_:)`` for a document OpenAPIKit rejects,
+    ///   ``GeneratorError/tooDeep(limit:line:column:)`` for one nested deeper than the generator reads,
     ///   ``GeneratorError/unknownResource(_:)`` for an `only` name that is not a resource, and
     ///   ``GeneratorError/strict(_:)`` in strict mode when there are diagnostics.
     public static func generate(
@@ -85,13 +99,19 @@ public enum Generator {
     ) throws
         -> GenerationResult
     {
-        if options.validates { try validate(data) }
+        try LargeStack.run { try generateHere(data, options: options) }
+    }
+
+    private static func generateHere(_ data: Data, options: GeneratorOptions) throws -> GenerationResult {
+        if options.validates { _ = try validateHere(data) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw GeneratorError.invalidDocument("not UTF-8")
         }
         let root: Node
         do {
             root = try Node.parse(text)
+        } catch let error as NestingDepthError {
+            throw GeneratorError.tooDeep(limit: error.limit, line: error.line, column: error.column)
         } catch {
             throw GeneratorError.invalidDocument(String(describing: error))
         }
@@ -112,14 +132,12 @@ public enum Generator {
         declarations = zip(declarations, storage.declarations).map { ($0.0, $1) }
         let emitter = SwiftEmitter(access: options.accessLevel)
         var files: [String: String] = [:]
+        // File names unique without regard to case (`ABc.swift` and `Abc.swift` are one file on macOS).
+        var fileNames = UniqueNames(["apidocument"])
         for (_, declaration) in declarations {
-            var name = declaration.name + ".swift"
-            var counter = 2
-            while files[name] != nil {
-                name = declaration.name + "\(counter).swift"
-                counter += 1
-            }
-            files[name] = emitter.file(for: declaration)
+            let lowercased = declaration.name.lowercased()
+            let claimed = fileNames.claim(lowercased)
+            files[declaration.name + claimed.dropFirst(lowercased.count) + ".swift"] = emitter.file(for: declaration)
         }
         files["APIDocument.swift"] = emitter.documentFile(
             title: root["info"]?["title"]?.string, version: root["info"]?["version"]?.string,

@@ -62,9 +62,10 @@ indirect enum Node: Sendable, Hashable {
         return text == "null" || text == "~" || text == "Null" || text == "NULL"
     }
 
-    /// Parses JSON or YAML (JSON is YAML), without recursion limits beyond the parser's own: nesting comes from
-    /// Yams' node tree, which the conversion below walks with an explicit stack.
+    /// Parses JSON or YAML (JSON is YAML). Yams' composer recurses once per level, so the text's nesting is
+    /// checked first (``NestingDepth``); the conversion below walks Yams' node tree with an explicit stack.
     static func parse(_ text: String) throws -> Node {
+        try NestingDepth.check(text)
         guard let root = try Yams.compose(yaml: joiningSurrogatePairs(text)) else { return .object([]) }
         if mayHoldAliases(text) { try checkAliasExpansion(root, textSize: text.utf8.count) }
         return convert(root)
@@ -251,11 +252,13 @@ struct AliasExpansionError: Error, CustomStringConvertible {
 /// JSON pointer helpers (RFC 6901).
 enum Pointer {
     static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     static func unescape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return token }
+        return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
     static func join(_ base: String, _ tokens: String...) -> String {

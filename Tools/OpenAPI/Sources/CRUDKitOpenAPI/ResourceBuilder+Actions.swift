@@ -54,7 +54,7 @@ extension ResourceBuilder {
                 var bodyType: String?
                 if let body = requestSchema(operation, pointer: pointer) {
                     let mapped = mapper.type(
-                        for: body.node, pointer: body.pointer, hint: hint + "Body",
+                        for: body.node, pointer: body.pointer, hint: mapper.freeTopLevelName(hint + "Body"),
                         nested: &nestedDeclarations)
                     bodyType = mapped.type
                 }
@@ -72,12 +72,12 @@ extension ResourceBuilder {
                         resultType = "[\(model)]"
                     } else {
                         let mapped = mapper.type(
-                            for: answer.node, pointer: answer.pointer, hint: hint + "Result",
+                            for: answer.node, pointer: answer.pointer, hint: mapper.freeTopLevelName(hint + "Result"),
                             nested: &nestedDeclarations)
                         resultType = mapped.nullable && mapped.type != "JSON" ? mapped.type + "?" : mapped.type
                     }
                 }
-                for declaration in nestedDeclarations { mapper.extraDeclarations.append(declaration) }
+                mapper.addExtraDeclarations(nestedDeclarations)
                 result.append(
                     Action(
                         name: name, method: method, subpath: subpath, onMember: onMember, bodyType: bodyType,

@@ -85,7 +85,7 @@ struct ResourceBuilder {
         var pending: [Pending] = []
         var claimed: [String: String] = [:]  // component key → resource type name
         var names: [String: String] = [:]  // collection key → type name
-        var usedNames = Set(mapper.componentNames.values)
+        var usedNames = UniqueNames(Set(mapper.componentNames.values))
         for resource in selected {
             guard let entry = resource.member ?? resource.collection else { continue }
             let collectionPointer = resource.collection?.pointer ?? entry.pointer
@@ -134,15 +134,11 @@ struct ResourceBuilder {
                 pathSegments.dropLast().joined(separator: "_") + "_" + SwiftNames.singular(pathSegments.last ?? ""))
             if let key, claimed[key] == nil {
                 name = mapper.componentNames[key] ?? derived
+                usedNames.insert(name)
             } else {
-                name = derived
-                var counter = 2
-                while usedNames.contains(name) {
-                    name = derived + "\(counter)"
-                    counter += 1
-                }
+                name = usedNames.claim(derived)
             }
-            usedNames.insert(name)
+            mapper.claimTopLevelName(name)
             names[resource.key] = name
             let info = ResourceInfo(
                 path: pathSegments.joined(separator: "/"),
@@ -282,7 +278,8 @@ struct ResourceBuilder {
         let parameter = member?.segments.last.map { String($0.dropFirst().dropLast()) }
         if let parameter, keys.contains(parameter) { return parameter }
         if keys.contains("id") { return "id" }
-        return nil
+        // `_id` (MongoDB), `ID`: the key whose Swift name is `id`.
+        return keys.first { SwiftNames.bare(SwiftNames.propertyName($0)) == "id" }
     }
 
     func pagination(_ resource: ResourceExtractor.Found, pointer: String) -> String? {

@@ -12,9 +12,14 @@ struct ResourceExtractor {
         var pointer: String
         var segments: [String]
         var trailingSlash: Bool
-        /// The path with each parameter written `{}`, without slashes at either end.
-        var normalized: String { segments.map { $0.hasPrefix("{") ? "{}" : $0 }.joined(separator: "/") }
-        var lastIsParameter: Bool { segments.last?.hasPrefix("{") == true }
+        /// The path with each segment that holds a parameter written `{}`, without slashes at either end.
+        var normalized: String { segments.map { $0.contains("{") ? "{}" : $0 }.joined(separator: "/") }
+        /// The last segment is one parameter and nothing else (`{id}`, not `{id}.json` or `{id}:activate`): a
+        /// member path, whose id CRUDKit appends as the whole segment.
+        var lastIsParameter: Bool {
+            guard let last = segments.last, last.hasPrefix("{"), last.hasSuffix("}") else { return false }
+            return last.dropFirst().dropLast().allSatisfy { $0 != "{" && $0 != "}" }
+        }
     }
 
     /// A collection found in the paths.
@@ -44,15 +49,20 @@ struct ResourceExtractor {
     func find() -> [Found] {
         var found: [String: Found] = [:]
         let all = entries()
+        for entry in all where entry.segments.isEmpty {
+            mapper.note(entry.pointer, "the root path is not a collection; no model or action is generated")
+        }
         for entry in all where !entry.segments.isEmpty {
             if entry.lastIsParameter {
-                let key = entry.segments.dropLast().map { $0.hasPrefix("{") ? "{}" : $0 }.joined(separator: "/")
+                let key = entry.segments.dropLast().map { $0.contains("{") ? "{}" : $0 }.joined(separator: "/")
                 guard !key.isEmpty, !key.hasSuffix("{}") else { continue }
                 found[key, default: Found(key: key)].member = entry
             }
         }
         for entry in all where !entry.segments.isEmpty && !entry.lastIsParameter {
             let key = entry.normalized
+            // A last segment that holds a parameter beside other text (`{id}.json`) is no collection path.
+            if key == "{}" || key.hasSuffix("/{}") { continue }
             let ops = operations(entry)
             let isCollection = found[key] != nil || (ops.contains("post") || ops.contains("get"))
             if isCollection && !isAction(entry, among: found) {

@@ -4,14 +4,34 @@ extension SchemaMapper {
     /// The Swift type of a schema used in place (a property, an item, a body), declaring inline objects, enums
     /// and unions as nested types named from `hint`.
     func type(for schema: Node, pointer: String, hint: String, nested: inout [Declaration]) -> MappedType {
+        guard inlineDepth < inlineDepthLimit else {
+            note(
+                pointer,
+                "schemas nested more than \(inlineDepthLimit) deep (inline, or through $refs outside "
+                    + "components/schemas that lead back into themselves); the value is kept as JSON")
+            return MappedType(type: "JSON", nullable: true)
+        }
+        inlineDepth += 1
+        defer { inlineDepth -= 1 }
         let nullable = isNullable(schema)
         if let reference = schema["$ref"]?.string {
             if let key = componentKey(ofReference: reference) {
-                let target = root["components"]?["schemas"]?[key] ?? .object([])
+                let target = componentSchema(key) ?? .object([])
                 return MappedType(type: declareComponent(key), nullable: nullable || isNullable(target))
             }
             let (target, targetPointer) = resolve(schema, pointer: pointer)
             if target.members.isEmpty { return MappedType(type: "JSON", nullable: true) }
+            // A schema that is not a component is expanded where it is used; one that contains the reference
+            // (`#/components/schemas/A/properties/kid` used inside `kid`) would be expanded forever.
+            if expanding.contains(targetPointer) || pointer.hasPrefix(targetPointer + "/") {
+                note(
+                    pointer,
+                    "$ref \(reference) names a schema that contains this reference and is not a component; the "
+                        + "value is kept as JSON (make the schema a component to get a recursive type)")
+                return MappedType(type: "JSON", nullable: true)
+            }
+            expanding.insert(targetPointer)
+            defer { expanding.remove(targetPointer) }
             return type(for: target, pointer: targetPointer, hint: hint, nested: &nested)
         }
         if let allOf = schema["allOf"]?.items, allOf.count == 1, schema["properties"] == nil {
@@ -69,14 +89,15 @@ extension SchemaMapper {
             guard let items = schema["items"] else { return MappedType(type: "[JSON]", nullable: nullable) }
             var itemHint = hint
             if itemHint.hasSuffix("s"), itemHint.count > 1 { itemHint = SwiftNames.singular(itemHint) }
-            if itemHint == hint { itemHint += "Item" }
+            if itemHint == hint || !isFreeHint(itemHint, nested: nested) { itemHint = hint + "Item" }
+            itemHint = freeHint(itemHint, nested: nested)
             let item = type(for: items, pointer: Pointer.join(pointer, "items"), hint: itemHint, nested: &nested)
             return MappedType(type: "[\(item.nullable ? item.type + "?" : item.type)]", nullable: nullable)
         case "object", nil:
             if let extra = schema["additionalProperties"], extra.string != "false", !extra.members.isEmpty {
                 let value = type(
-                    for: extra, pointer: Pointer.join(pointer, "additionalProperties"), hint: hint + "Value",
-                    nested: &nested)
+                    for: extra, pointer: Pointer.join(pointer, "additionalProperties"),
+                    hint: freeHint(hint + "Value", nested: nested), nested: &nested)
                 return MappedType(
                     type: "[String: \(value.nullable ? value.type + "?" : value.type)]", nullable: nullable)
             }
@@ -87,6 +108,22 @@ extension SchemaMapper {
             note(pointer, "unknown type \"\(other)\"; the value is kept as JSON")
             return MappedType(type: "JSON", nullable: true)
         }
+    }
+
+    /// Whether a nested type may take a name derived from its holder's (`Tag` for the items of `tags`): not a
+    /// keyword or a name the generated code uses, not a component's (it would hide the component), and not a type
+    /// already nested beside it.
+    func isFreeHint(_ name: String, nested: [Declaration]) -> Bool {
+        !SwiftNames.keywords.contains(name) && !SwiftNames.reservedTypeNames.contains(name)
+            && !componentTypeNames.contains(name) && !nested.contains { $0.name == name }
+    }
+
+    /// `name`, or `name` with the first number from 2 that makes it free (``isFreeHint(_:nested:)``).
+    func freeHint(_ name: String, nested: [Declaration]) -> String {
+        if isFreeHint(name, nested: nested) { return name }
+        var counter = 2
+        while !isFreeHint(name + "\(counter)", nested: nested) { counter += 1 }
+        return name + "\(counter)"
     }
 
     func stringType(format: String?, pointer: String) -> String {
@@ -165,7 +202,7 @@ extension SchemaMapper {
                 mapping.append((key, reference))
             }
         }
-        var used: Set<String> = []
+        var used = UniqueNames()
         for (value, reference) in mapping {
             guard let key = componentKey(ofReference: reference) else {
                 note(
@@ -175,8 +212,9 @@ extension SchemaMapper {
                 continue
             }
             var caseName = SwiftNames.caseName(value)
-            while used.contains(caseName) { caseName = SwiftNames.escaped(SwiftNames.bare(caseName) + "_") }
-            used.insert(caseName)
+            let bare = SwiftNames.bare(caseName)
+            let claimed = used.claim(bare)
+            if claimed != bare { caseName = SwiftNames.escaped(claimed) }
             cases.append(UnionCase(value: value, name: caseName, type: declareComponent(key)))
         }
         guard !cases.isEmpty else { return nil }

@@ -25,23 +25,43 @@ final class SchemaMapper {
     func needsCalendarDateFlag() { needsCalendarDate = true }
     /// The deepest `$ref` chain followed; a longer one is a cycle of references.
     private let referenceLimit = 64
+    /// The most schemas mapped inside one another (inline, or through `$ref`s to schemas that are not components,
+    /// which are expanded where they are used): a reference that leads back into the schema that holds it
+    /// (`#/components/schemas/A/properties/kid` inside `kid`) would otherwise be expanded forever.
+    let inlineDepthLimit = 32
+    /// How many schemas ``type(for:pointer:hint:nested:)`` is inside now.
+    var inlineDepth = 0
+    /// The schemas outside components/schemas being expanded where a `$ref` uses them, by pointer.
+    var expanding: Set<String> = []
+
+    /// The component schemas by key, indexed once: a lookup per `$ref` would otherwise scan them all, and a large
+    /// document (or a long chain of references) would take time quadratic in its number of schemas. A key written
+    /// twice keeps its first schema, as a lookup in the object does.
+    private let componentSchemas: [String: Node]
+    /// The component keys in document order.
+    let componentKeys: [String]
+    /// The Swift names of the components, which a nested type must not take (it would hide the component from the
+    /// properties of the struct that holds it).
+    let componentTypeNames: Set<String>
 
     init(root: Node) {
         self.root = root
-        var used: Set<String> = []
-        for member in root["components"]?["schemas"]?.members ?? [] {
-            var name = SwiftNames.typeName(member.key)
-            var counter = 2
-            while used.contains(name) {
-                name = SwiftNames.typeName(member.key) + "\(counter)"
-                counter += 1
-            }
-            used.insert(name)
-            componentNames[member.key] = name
+        let members = root["components"]?["schemas"]?.members ?? []
+        var schemas: [String: Node] = [:]
+        var keys: [String] = []
+        var names = UniqueNames()
+        for member in members where schemas[member.key] == nil {
+            schemas[member.key] = member.value
+            keys.append(member.key)
+            componentNames[member.key] = names.claim(SwiftNames.typeName(member.key))
         }
+        componentSchemas = schemas
+        componentKeys = keys
+        componentTypeNames = names.used
     }
 
-    var componentKeys: [String] { (root["components"]?["schemas"]?.members ?? []).map(\.key) }
+    /// The schema of a component, by key.
+    func componentSchema(_ key: String) -> Node? { componentSchemas[key] }
 
     func setDeclaration(_ declaration: Declaration, for key: String) { declarations[key] = declaration }
 
@@ -63,7 +83,15 @@ final class SchemaMapper {
     func node(at reference: String) -> Node? {
         guard reference.hasPrefix("#") else { return nil }
         var current = root
-        for token in reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true) {
+        var tokens = reference.dropFirst().split(separator: "/", omittingEmptySubsequences: true)[...]
+        // Inside a component (`#/components/schemas/Person/properties/name`), start from the indexed schema.
+        if tokens.count >= 3, tokens[0] == "components", tokens[1] == "schemas",
+            let schema = componentSchemas[Pointer.unescape(String(tokens[2]))]
+        {
+            current = schema
+            tokens = tokens.dropFirst(3)
+        }
+        for token in tokens {
             let key = Pointer.unescape(String(token))
             if case .array(let items) = current, let index = Int(key), items.indices.contains(index) {
                 current = items[index]
@@ -98,17 +126,36 @@ final class SchemaMapper {
 
     // MARK: - Components
 
-    /// The Swift name of a component, declaring it the first time.
+    /// The Swift name of a component, declaring it the first time. A component met while another is being
+    /// declared is queued and declared by the outermost call, so that a long chain of components naming each
+    /// other (`S0: {$ref: S1}`, `S1: {$ref: S2}`, …) does not deepen the stack.
     func declareComponent(_ key: String) -> String {
         let name = componentNames[key] ?? SwiftNames.typeName(key)
         guard declarations[key] == nil, !inProgress.contains(key) else { return name }
-        inProgress.insert(key)
-        defer { inProgress.remove(key) }
-        let pointer = Pointer.join("#/components/schemas", key)
-        guard let schema = root["components"]?["schemas"]?[key] else { return name }
-        declarations[key] = declaration(named: name, schema: schema, pointer: pointer, componentKey: key)
+        if !inProgress.isEmpty {
+            queuedComponents.append(key)
+            return name
+        }
+        queuedComponents = [key]
+        var index = 0
+        defer { queuedComponents = [] }
+        while index < queuedComponents.count {
+            let next = queuedComponents[index]
+            index += 1
+            guard declarations[next] == nil,
+                let schema = componentSchema(next)
+            else { continue }
+            inProgress.insert(next)
+            let pointer = Pointer.join("#/components/schemas", next)
+            let nextName = componentNames[next] ?? SwiftNames.typeName(next)
+            declarations[next] = declaration(named: nextName, schema: schema, pointer: pointer, componentKey: next)
+            inProgress.remove(next)
+        }
         return name
     }
+
+    /// Components met while another was being declared, declared next by the outermost ``declareComponent(_:)``.
+    private var queuedComponents: [String] = []
 
     /// The declaration of a named schema: a struct for an object, an enum for a string enum or a discriminated
     /// union, and a type alias for anything else.
@@ -129,22 +176,52 @@ final class SchemaMapper {
             return .alias(name: name, type: "JSON", description: description)
         }
         var nested: [Declaration] = []
-        let mapped = type(for: schema, pointer: pointer, hint: name + "Value", nested: &nested)
-        if !nested.isEmpty {
-            // An alias cannot hold nested types; they are declared beside it under their own names.
-            for declaration in nested { extraDeclarations.append(declaration) }
-        }
+        let mapped = type(for: schema, pointer: pointer, hint: freeTopLevelName(name + "Value"), nested: &nested)
+        // An alias cannot hold nested types; they are declared beside it under their own names.
+        addExtraDeclarations(nested)
         return .alias(name: name, type: mapped.nullable ? mapped.type + "?" : mapped.type, description: description)
     }
 
-    /// Declarations made beside an alias (its inline types).
-    var extraDeclarations: [Declaration] = []
+    /// Declarations made beside an alias (its inline types) or for a custom action (its body and result types).
+    private(set) var extraDeclarations: [Declaration] = []
+    /// The names taken at the top level: components, resources and ``extraDeclarations``.
+    private var topLevelNames: Set<String> = []
+
+    /// Claims a top-level name (a resource's that is not a component's).
+    func claimTopLevelName(_ name: String) { topLevelNames.insert(name) }
+
+    /// `base`, or `base` with the first number from 2 that no top-level type, keyword or name the generated code
+    /// uses has: the name of a type declared at the top level beside an alias or for an action.
+    func freeTopLevelName(_ base: String) -> String {
+        func taken(_ name: String) -> Bool {
+            topLevelNames.contains(name) || componentTypeNames.contains(name)
+                || SwiftNames.reservedTypeNames.contains(name) || SwiftNames.keywords.contains(name)
+        }
+        guard taken(base) else { return base }
+        var counter = 2
+        while taken(base + "\(counter)") { counter += 1 }
+        return base + "\(counter)"
+    }
+
+    /// Declares `declarations` at the top level and claims their names.
+    func addExtraDeclarations(_ declarations: [Declaration]) {
+        for declaration in declarations {
+            extraDeclarations.append(declaration)
+            topLevelNames.insert(declaration.name)
+        }
+    }
 
     /// The components a schema that is only a reference (a `$ref`, or an `allOf` of one member) leads through back
     /// to itself, or `nil` when it reaches a schema of its own: such a cycle would be type aliases of each other.
     func referenceCycle(from key: String) -> [String]? {
-        guard var schema = root["components"]?["schemas"]?[key] else { return nil }
-        var path = [key]
+        guard let cycle = referenceCycles[key], let start = cycle.firstIndex(of: key) else { return nil }
+        return Array(cycle[start...] + cycle[..<start])
+    }
+
+    /// The component a component's schema is only a reference to (through `$ref`, or `allOf` of one member), if
+    /// any.
+    private func referenceTarget(of key: String) -> String? {
+        guard var schema = componentSchema(key) else { return nil }
         for _ in 0..<referenceLimit {
             if schema["properties"] != nil { return nil }
             let next: Node
@@ -156,19 +233,41 @@ final class SchemaMapper {
                 return nil
             }
             if let reference = next["$ref"]?.string {
-                guard let target = componentKey(ofReference: reference),
-                    let targetSchema = root["components"]?["schemas"]?[target]
-                else { return nil }
-                if target == key { return path }
-                if path.contains(target) { return nil }  // a cycle this schema leads into but is not part of
-                path.append(target)
-                schema = targetSchema
-            } else {
-                schema = next
+                guard let target = componentKey(ofReference: reference), componentSchema(target) != nil else {
+                    return nil
+                }
+                return target
             }
+            schema = next
         }
         return nil
     }
+
+    /// The cycles of components that are only references to each other (each at most ``referenceLimit`` long),
+    /// by member: found once for the whole document, each component visited once (each has at most one target),
+    /// so that a long chain (`S0 → S1 → … → S10000`) is not walked again from each of its links.
+    private lazy var referenceCycles: [String: [String]] = {
+        var cycles: [String: [String]] = [:]
+        var done: Set<String> = []
+        for start in self.componentKeys where !done.contains(start) {
+            var path: [String] = []
+            var positions: [String: Int] = [:]
+            var current: String? = start
+            while let key = current, !done.contains(key), positions[key] == nil {
+                positions[key] = path.count
+                path.append(key)
+                current = self.referenceTarget(of: key)
+            }
+            if let key = current, let position = positions[key] {
+                let cycle = Array(path[position...])
+                if cycle.count <= self.referenceLimit {
+                    for member in cycle { cycles[member] = cycle }
+                }
+            }
+            done.formUnion(path)
+        }
+        return cycles
+    }()
 
     // MARK: - Objects
 
@@ -226,14 +325,16 @@ final class SchemaMapper {
                     (member, Pointer.join(resolvedPointer, "allOf", String(index)), including + [resolvedPointer]))
             }
         }
+        var indices: [String: Int] = [:]
         for (node, at) in order {
             for name in node["required"]?.items.compactMap(\.string) ?? [] { required.insert(name) }
             for member in node["properties"]?.members ?? [] {
                 let memberPointer = Pointer.join(at, "properties", member.key)
-                if let index = result.firstIndex(where: { $0.key == member.key }) {
+                if let index = indices[member.key] {
                     result[index].schema = member.value
                     result[index].pointer = memberPointer
                 } else {
+                    indices[member.key] = result.count
                     result.append(
                         ObjectMember(key: member.key, schema: member.value, pointer: memberPointer, required: false))
                 }
@@ -259,7 +360,7 @@ final class SchemaMapper {
         // schema's fields: members only there are added, written and never read back.
         var requestMembers: [ObjectMember]?
         if let key = componentKey, let requestKey = requestKey ?? requestSchemas[key], requestKey != key,
-            let requestSchema = root["components"]?["schemas"]?[requestKey]
+            let requestSchema = componentSchema(requestKey)
         {
             requestMembers =
                 members(of: requestSchema, pointer: Pointer.join("#/components/schemas", requestKey))
@@ -274,42 +375,44 @@ final class SchemaMapper {
                 SwiftNames.bare(SwiftNames.propertyName($0)) == $0
                     && !(additional != nil && $0 == "additionalProperties")
             })
-        var usedNames: Set<String> = spelledAsSwift
+        var usedNames = UniqueNames(spelledAsSwift)
         func uniqueName(_ key: String) -> String {
             var name = SwiftNames.propertyName(key)
             if spelledAsSwift.contains(key) { return name }
             if SwiftNames.bare(name) == "additionalProperties" && additional != nil { name += "Value" }
-            var counter = 2
-            let base = name
-            while usedNames.contains(SwiftNames.bare(name)) {
-                name = SwiftNames.escaped(SwiftNames.bare(base) + "\(counter)")
-                counter += 1
-            }
-            usedNames.insert(SwiftNames.bare(name))
-            return name
+            let bare = SwiftNames.bare(name)
+            let claimed = usedNames.claim(bare)
+            return claimed == bare ? name : SwiftNames.escaped(claimed)
         }
         // Nested types are named from their keys; two keys that make one name (`x y`, `x_y`) get two types, and
-        // none hides the struct's own `CodingKeys`.
+        // none hides the struct's own `CodingKeys` or a component's type that a property may name.
+        var nestedNames: Set<String> = []
+        var hints = UniqueNames()
         func uniqueHint(_ key: String) -> String {
             var hint = SwiftNames.typeName(key)
             if hint == name { hint += "Value" }
-            let base = hint
-            var counter = 2
-            while hint == "CodingKeys" || nested.contains(where: { $0.name == hint }) {
-                hint = base + "\(counter)"
-                counter += 1
+            return hints.free(hint) {
+                $0 == "CodingKeys" || $0 == name || nestedNames.contains($0) || componentTypeNames.contains($0)
             }
-            return hint
         }
+        func mapType(_ schema: Node, pointer: String, hint: String) -> MappedType {
+            let before = nested.count
+            let mapped = type(for: schema, pointer: pointer, hint: hint, nested: &nested)
+            for declaration in nested[before...] { nestedNames.insert(declaration.name) }
+            return mapped
+        }
+        let requestByKey = Dictionary(
+            (requestMembers ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let readKeys = Set(readMembers.map(\.key))
         for member in readMembers {
             let hint = uniqueHint(member.key)
-            var mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
+            var mapped = mapType(member.schema, pointer: member.pointer, hint: hint)
             var flags = permissions(member.schema)
             var encoded = !flags.readOnly
             var required = member.required
             var nullable = mapped.nullable
-            if let requestMembers {
-                if let requestMember = requestMembers.first(where: { $0.key == member.key }) {
+            if requestMembers != nil {
+                if let requestMember = requestByKey[member.key] {
                     encoded = !flags.readOnly && !permissions(requestMember.schema).readOnly
                     let requestNullable = isNullable(requestMember.schema)
                     nullable = nullable || requestNullable
@@ -334,11 +437,11 @@ final class SchemaMapper {
                         ?? resolve(member.schema, pointer: member.pointer).node["description"]?.string,
                     decoded: !flags.writeOnly, encoded: encoded))
         }
-        for member in requestMembers ?? [] where !readMembers.contains(where: { $0.key == member.key }) {
+        for member in requestMembers ?? [] where !readKeys.contains(member.key) {
             let flags = permissions(member.schema)
             if flags.readOnly { continue }
             let hint = uniqueHint(member.key)
-            let mapped = type(for: member.schema, pointer: member.pointer, hint: hint, nested: &nested)
+            let mapped = mapType(member.schema, pointer: member.pointer, hint: hint)
             let shape = Self.shape(
                 required: member.required, nullable: mapped.nullable, readOnly: false, writeOnly: true)
             properties.append(

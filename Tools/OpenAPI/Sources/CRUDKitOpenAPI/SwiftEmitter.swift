@@ -25,7 +25,14 @@ struct SwiftEmitter {
     /// Doc comment lines longer than 120 columns, broken at spaces.
     static func wrapped(_ lines: [String]) -> [String] {
         var result: [String] = []
-        for line in lines {
+        for var line in lines {
+            // A doc comment quotes the document's text (keys, enum values, paths), which may hold a line break:
+            // the rest of the line would be code.
+            if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }),
+                line.drop(while: { $0 == " " }).hasPrefix("///")
+            {
+                line = String(line.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+            }
             guard line.count > 120, let range = line.range(of: "/// ") else {
                 result.append(line)
                 continue
@@ -67,8 +74,9 @@ struct SwiftEmitter {
         var properties = structure.properties
         var lines = docLines(structure.description, fallback: "`\(structure.name)` in the document.", indent: indent)
         var conformances = ["Codable", "Hashable", "Sendable"]
-        var computedID: String?
+        var computedID: [String]?
         var storedID: String?
+        var idKey = structure.resource?.idProperty
         if let resource = structure.resource {
             lines.append("\(indent)///")
             let spelled = resource.spelledPaths.map { "`\($0)`" }.joined(separator: " and ")
@@ -80,16 +88,33 @@ struct SwiftEmitter {
                 )
             }
             conformances += resource.conformances
-            if let key = resource.idProperty, let index = properties.firstIndex(where: { $0.key == key }) {
+            // The id must be a value that can be a path segment (`CustomStringConvertible`): a property of a
+            // generated type (an object, an enum) cannot be; the model then keeps a stored `id` of its own.
+            if let key = resource.idProperty, let index = properties.firstIndex(where: { $0.key == key }),
+                !Self.identifierTypes.contains(properties[index].type)
+            {
+                idKey = nil
+            }
+            if let key = idKey, let index = properties.firstIndex(where: { $0.key == key }) {
                 if properties[index].shape == .value || properties[index].shape == .attribute {
                     properties[index].shape = .optional
                 }
                 if SwiftNames.bare(properties[index].name) != "id" {
-                    computedID =
-                        "\(inner)/// The id: `\(properties[index].name)`.\n\(inner)\(access) var id: \(properties[index].type)? { \(properties[index].name) }"
+                    computedID = [
+                        "\(inner)/// The id: `\(properties[index].name)`.",
+                        "\(inner)\(access) var id: \(properties[index].type)? { \(properties[index].name) }",
+                    ]
                 }
             } else {
                 storedID = resource.idType
+            }
+            // Another property whose Swift name is `id` (a key `ID`, `_id` or `id` beside the path's parameter)
+            // gives the name to the model's id.
+            if storedID != nil || computedID != nil {
+                var used = UniqueNames(Set(properties.map { SwiftNames.bare($0.name) }))
+                for index in properties.indices where SwiftNames.bare(properties[index].name) == "id" {
+                    properties[index].name = used.claim("idValue")
+                }
             }
         }
         lines.append("\(indent)\(access) struct \(structure.name): \(conformances.joined(separator: ", ")) {")
@@ -116,7 +141,7 @@ struct SwiftEmitter {
             lines.append("\(inner)/// The members the schema does not name (`additionalProperties`).")
             lines.append("\(inner)\(access) var additionalProperties: [String: \(additional)]")
         }
-        if let computedID { lines += ["", computedID] }
+        if let computedID { lines += [""] + computedID }
         lines.append("")
         lines += initializerLines(structure, properties: properties, storedID: storedID, indent: inner)
         lines += codingLines(structure, properties: properties, storedID: storedID, indent: inner)
@@ -147,6 +172,12 @@ struct SwiftEmitter {
         lines.append("\(indent)}")
         return lines
     }
+
+    /// The types a property may have to be a model's id (each `CustomStringConvertible`, `Hashable` and
+    /// `Sendable`).
+    static let identifierTypes: Set<String> = [
+        "Int", "Int32", "Int64", "String", "UUID", "Double", "Float", "Decimal", "Bool", "Date", "CalendarDate",
+    ]
 
     func initializerLines(_ structure: Structure, properties: [Property], storedID: String?, indent: String) -> [String]
     {
@@ -258,18 +289,23 @@ struct SwiftEmitter {
         if !encoded.isEmpty { lines.append("\(body)var container = encoder.container(keyedBy: CodingKeys.self)") }
         for property in encoded {
             let key = ".\(property.name)"
+            // `container` and `encoder` are this method's own names: those properties are reached through `self`.
+            let shadowed = ["container", "encoder"].contains(SwiftNames.bare(property.name))
+            let value = shadowed ? "self.\(property.name)" : property.name
+            let binding = shadowed ? "let value = self.\(property.name)" : "let \(property.name)"
+            let bound = shadowed ? "value" : property.name
             switch property.shape {
             case .value, .attribute:
-                lines.append("\(body)try container.encode(\(property.name), forKey: \(key))")
+                lines.append("\(body)try container.encode(\(value), forKey: \(key))")
             case .nullable:
-                lines.append("\(body)if let \(property.name) {")
-                lines.append("\(body)    try container.encode(\(property.name), forKey: \(key))")
+                lines.append("\(body)if \(binding) {")
+                lines.append("\(body)    try container.encode(\(bound), forKey: \(key))")
                 lines.append("\(body)} else {")
                 lines.append("\(body)    try container.encodeNil(forKey: \(key))")
                 lines.append("\(body)}")
             case .optional:
-                lines.append("\(body)if let \(property.name) {")
-                lines.append("\(body)    try container.encode(\(property.name), forKey: \(key))")
+                lines.append("\(body)if \(binding) {")
+                lines.append("\(body)    try container.encode(\(bound), forKey: \(key))")
                 lines.append("\(body)}")
             }
         }
@@ -295,16 +331,12 @@ struct SwiftEmitter {
         let rawType = value.integer ? "Int" : "String"
         func literal(_ raw: String) -> String { value.integer ? raw : SwiftNames.literal(raw) }
         var names: [(String, String)] = []
-        var used: Set<String> = ["unknown"]
+        var used = UniqueNames(["unknown"])
         for raw in value.values {
             var name = value.integer ? SwiftNames.caseName(integer: raw) : SwiftNames.caseName(raw)
-            var counter = 2
             let base = SwiftNames.bare(name)
-            while used.contains(SwiftNames.bare(name)) {
-                name = SwiftNames.escaped(base + "\(counter)")
-                counter += 1
-            }
-            used.insert(SwiftNames.bare(name))
+            let claimed = used.claim(base)
+            if claimed != base { name = SwiftNames.escaped(claimed) }
             names.append((raw, name))
             lines.append(
                 raw.isEmpty

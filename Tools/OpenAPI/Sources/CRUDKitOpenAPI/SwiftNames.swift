@@ -40,15 +40,31 @@ enum SwiftNames {
         var result = words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         if result.isEmpty { result = "Value" }
         if result.first?.isNumber == true { result = "_" + result }
-        if keywords.contains(result) || ["Codable", "Decoder", "Encoder", "JSON", "Date", "Decimal"].contains(result) {
-            result += "Value"
-        }
+        if keywords.contains(result) || reservedTypeNames.contains(result) { result += "Value" }
         return result
     }
 
-    /// Names that backticks do not make usable as a member (`x.self`, `self.init`, `x.Type`), and so get `Value`
-    /// appended instead.
-    static let unusableMemberNames: Set<String> = ["self", "Self", "init", "super", "Type", "Protocol"]
+    /// The type names generated code uses and so must not declare: a generated `struct String` or `struct
+    /// Readable` would hide the type every other file means (Swift's, Foundation's, CRUDKit's, or a support type
+    /// of `APIDocument.swift`). A schema with such a name gets `Value` appended (`StringValue`).
+    static let reservedTypeNames: Set<String> = [
+        // Swift and Foundation.
+        "Swift", "Foundation", "String", "Substring", "Character", "Int", "Int8", "Int16", "Int32", "Int64", "UInt",
+        "UInt8", "UInt16", "UInt32", "UInt64", "Bool", "Double", "Float", "Decimal", "Date", "UUID", "Data", "URL",
+        "Array", "Dictionary", "Set", "Optional", "Result", "Error", "Never", "Void", "AnyObject", "AnyHashable",
+        "Codable", "Decodable", "Encodable", "Decoder", "Encoder", "CodingKey", "CodingKeys", "Hashable", "Hasher",
+        "Equatable", "Sendable", "RawRepresentable", "CustomStringConvertible", "LosslessStringConvertible",
+        "DecodingError", "EncodingError", "KeyedDecodingContainer", "KeyedEncodingContainer",
+        // CRUDKit.
+        "CRUDKit", "JSON", "JSONAttribute", "APIConventions", "FormParameters", "Okay", "ResourceScope",
+        "CRUDResource", "CRUDError", "Readable", "Creatable", "Updatable", "Deletable", "Enumeratable",
+        // The support types of APIDocument.swift.
+        "APIDocument", "AnyCodingKey", "Indirect", "CalendarDate",
+    ]
+
+    /// Names that backticks do not make usable as a member (`x.self`, `self.init`, `x.Type`), or that every
+    /// generated type already has (`hashValue`, from `Hashable`), and so get `Value` appended instead.
+    static let unusableMemberNames: Set<String> = ["self", "Self", "init", "super", "Type", "Protocol", "hashValue"]
 
     /// `first_name` → `firstName`; keywords escaped with backticks (`default` → `` `default` ``), and the names no
     /// backticks make a usable member (`self`, `init`) suffixed: `selfValue`. A name with no ASCII letter or digit
@@ -131,5 +147,41 @@ enum DocComment {
         }
         while lines.last == "\(indent)///" { lines.removeLast() }
         return lines
+    }
+}
+
+/// Names made unique by numbering (`name`, `name2`, `name3`, …) in constant time per name, however many names
+/// share a base: the first number not yet tried is kept for each base (names are never released, so every number
+/// below it stays taken).
+struct UniqueNames {
+    private(set) var used: Set<String>
+    private var next: [String: Int] = [:]
+
+    init(_ used: Set<String> = []) { self.used = used }
+
+    func contains(_ name: String) -> Bool { used.contains(name) }
+
+    mutating func insert(_ name: String) { used.insert(name) }
+
+    /// `base` when it is free, otherwise `base` followed by the first free number from 2; not claimed.
+    mutating func free(_ base: String, taken: (String) -> Bool) -> String {
+        guard taken(base) else { return base }
+        var counter = next[base] ?? 2
+        while taken(base + "\(counter)") { counter += 1 }
+        next[base] = counter
+        return base + "\(counter)"
+    }
+
+    /// `base` when it is not used yet, otherwise `base` followed by the first unused number from 2; claimed.
+    mutating func claim(_ base: String) -> String {
+        var name = base
+        if used.contains(base) {
+            var counter = next[base] ?? 2
+            while used.contains(base + "\(counter)") { counter += 1 }
+            next[base] = counter + 1
+            name = base + "\(counter)"
+        }
+        used.insert(name)
+        return name
     }
 }

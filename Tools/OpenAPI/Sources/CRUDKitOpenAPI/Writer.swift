@@ -50,7 +50,7 @@ public enum Configuration {
         let text = try String(contentsOf: url, encoding: .utf8)
         let node: Node
         do {
-            node = try Node.parse(text)
+            node = try LargeStack.run { try Node.parse(text) }
         } catch {
             throw GeneratorError.invalidDocument("configuration \(url.lastPathComponent): \(error)")
         }

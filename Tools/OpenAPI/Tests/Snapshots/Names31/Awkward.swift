@@ -48,7 +48,7 @@ public struct Awkward: Codable, Hashable, Sendable {
     /// `x_y`.
     public var xY2: XY2?
     /// `coding_keys`.
-    public var codingKeys: CodingKeys2?
+    public var codingKeys: CodingKeysValue?
     /// An integer enum.
     public var priority: Priority?
     /// `flavor`.
@@ -77,7 +77,7 @@ public struct Awkward: Codable, Hashable, Sendable {
         value: String? = nil,
         xY: XY? = nil,
         xY2: XY2? = nil,
-        codingKeys: CodingKeys2? = nil,
+        codingKeys: CodingKeysValue? = nil,
         priority: Priority? = nil,
         flavor: Flavor? = nil
     ) {
@@ -160,7 +160,7 @@ public struct Awkward: Codable, Hashable, Sendable {
         self.value = try container.decodeIfPresent(String.self, forKey: .value)
         self.xY = try container.decodeIfPresent(XY.self, forKey: .xY)
         self.xY2 = try container.decodeIfPresent(XY2.self, forKey: .xY2)
-        self.codingKeys = try container.decodeIfPresent(CodingKeys2.self, forKey: .codingKeys)
+        self.codingKeys = try container.decodeIfPresent(CodingKeysValue.self, forKey: .codingKeys)
         self.priority = try container.decodeIfPresent(Priority.self, forKey: .priority)
         self.flavor = try container.decodeIfPresent(Flavor.self, forKey: .flavor)
     }
@@ -311,8 +311,8 @@ public struct Awkward: Codable, Hashable, Sendable {
         }
     }
 
-    /// `CodingKeys2` in the document.
-    public struct CodingKeys2: Codable, Hashable, Sendable {
+    /// `CodingKeysValue` in the document.
+    public struct CodingKeysValue: Codable, Hashable, Sendable {
         /// `z`.
         public var z: String?
 
