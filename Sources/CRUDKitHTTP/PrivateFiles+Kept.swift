@@ -153,20 +153,28 @@ extension PrivateFiles {
             return fd
         }
 
-        /// Copies every byte of the file open as `source` into `target` (written from its start).
+        /// Copies every byte of the file open as `source` into `target` (written from its start), 64 KiB at a
+        /// time: a body of any size costs the copy one buffer, not its size in memory.
         private static func copy(from source: Int32, to target: Int32, _ url: URL) throws {
-            let bytes = try read(source, url)
-            try bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
+            let chunk = 64 * 1024
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+            defer { buffer.deallocate() }
+            var offset: off_t = 0
+            while true {
+                let read = pread(source, buffer, chunk, offset)
+                if read < 0 && errno == EINTR { continue }
+                guard read >= 0 else { throw PrivateFiles.failure("cannot read \(url.path)", errno) }
+                if read == 0 { return }
                 var done = 0
-                while done < buffer.count {
-                    let written = write(target, base + done, buffer.count - done)
+                while done < read {
+                    let written = write(target, buffer + done, read - done)
                     if written < 0 && errno == EINTR { continue }
                     guard written > 0 else {
                         throw PrivateFiles.failure("cannot copy \(url.path)", written < 0 ? errno : EIO)
                     }
                     done += written
                 }
+                offset += off_t(read)
             }
         }
 
