@@ -6,9 +6,9 @@ import FoundationNetworking
 #endif
 
 /// An in-memory cookie jar that follows RFC 6265: stores what `Set-Cookie` answers carry and gives the matching
-/// `Cookie` header for a request. ``URLSessionTransport`` keeps one per transport (or the one its configuration
-/// names); a transport of your own uses `store(setCookieHeaders:for:)` after each response and
-/// `cookieHeader(for:)` before each request.
+/// `Cookie` header for a request. Each `APIConfiguration` holds one (`APIConfiguration.cookieJar`), which the end of
+/// the API's middleware chain reads before every exchange and fills from every response, whatever the transport:
+/// transports keep no cookies.
 ///
 /// The jar parses and matches cookies itself rather than through `HTTPCookieStorage`, which on Linux checks
 /// neither public suffixes nor IP addresses. What it refuses, so that no server can plant a cookie for another:
@@ -32,8 +32,8 @@ import FoundationNetworking
 /// subdomains), under its `Path` (§5.1.4), `Secure` ones over HTTPS only, until `Max-Age` or `Expires`; `HttpOnly`
 /// makes no difference, since there are no scripts. Cookies live in memory only.
 ///
-/// Copies of a jar share its cookies: give the same jar to two transports (see
-/// ``URLSessionTransport/Configuration/cookieJar``) and they share cookies; make a new one and it shares nothing.
+/// Copies of a jar share its cookies: give the same jar to two APIs (`APIConfiguration.cookieJar`) and they share
+/// cookies; make a new one and it shares nothing.
 ///
 /// ```swift
 /// let jar = CookieJar()
@@ -59,7 +59,7 @@ public struct CookieJar: Sendable, Hashable {
     /// The `Cookie` header value to send with a request to `url`; `nil` when no stored cookie matches.
     /// - Parameter url: The request's URL.
     /// - Returns: The header value, or `nil`.
-    @_spi(TransportKit) public func cookieHeader(for url: URL) -> String? {
+    public func cookieHeader(for url: URL) -> String? {
         header(for: url)
     }
 
@@ -69,7 +69,7 @@ public struct CookieJar: Sendable, Hashable {
     /// - Parameters:
     ///   - values: Each `Set-Cookie` field value as received (one cookie each).
     ///   - url: The URL of the request the response answered.
-    @_spi(TransportKit) public func store(setCookieHeaders values: [String], for url: URL) {
+    public func store(setCookieHeaders values: [String], for url: URL) {
         store(values, for: url, now: Date())
     }
 
@@ -103,13 +103,16 @@ public struct CookieJar: Sendable, Hashable {
         return Self.isValidFieldValue(header) ? header : nil
     }
 
-    /// Stores the cookies `response` sets; it answered a request to `url`.
+    /// Stores the cookies `headers` set, the header fields of a response to a request for `url`.
     ///
-    /// `HTTPURLResponse` joins repeated `Set-Cookie` fields with commas; they are split again where a comma is
-    /// followed by `name=` (a comma in an `Expires` date is followed by the day of the month).
-    func store(from response: HTTPURLResponse, for url: URL) {
-        guard let value = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
-        store(Self.splitCombinedSetCookie(value), for: url, now: Date())
+    /// Every `Set-Cookie` field counts. `HTTPURLResponse` joins repeated fields with commas, so each is split again
+    /// where a comma is followed by `name=` (a comma in an `Expires` date is followed by the day of the month).
+    package func store(from headers: HTTPHeaders, for url: URL) {
+        var lines: [String] = []
+        for field in headers where field.name.utf8.count == 10 && field.name.lowercased() == "set-cookie" {
+            lines += Self.splitCombinedSetCookie(field.value)
+        }
+        store(lines, for: url, now: Date())
     }
 
     /// Stores the cookies of the `Set-Cookie` values `lines`, received at `now` in answer to a request for `url`.

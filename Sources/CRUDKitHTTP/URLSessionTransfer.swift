@@ -75,7 +75,6 @@ final class URLSessionTransfer: Sendable {
     /// seconds (URLSession is given the timeout rounded up), so a fractional timeout is enforced here exactly.
     let watchesIdle: Bool
     let deadline: (at: UInt64, seconds: TimeInterval)?
-    let cookies: CookieJar?
     /// Keeps the deadline (the transport's one timer for every transfer).
     let deadlines: DeadlineSweeper
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
@@ -98,7 +97,6 @@ final class URLSessionTransfer: Sendable {
         deadline: (at: UInt64, seconds: TimeInterval)?,
         deadlines: DeadlineSweeper,
         maximumBodySize: Int,
-        cookies: CookieJar? = nil,
         expectsBody: Bool,
         uploadLength: Int64?,
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
@@ -109,7 +107,6 @@ final class URLSessionTransfer: Sendable {
         self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
         self.deadline = deadline
         self.deadlines = deadlines
-        self.cookies = cookies
         var target: FileTarget?
         if case .file(let file) = sink { target = file }
         let settings = Machine.Settings(
@@ -245,7 +242,6 @@ final class URLSessionTransfer: Sendable {
             handle { $0.receivedNonHTTPResponse() }
             return false
         }
-        if let cookies, let url = http.url { cookies.store(from: http, for: url) }
         let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
         if let onFileResponse, (200..<300).contains(http.statusCode) {
             // Announced before this transfer decides where the bytes go (or refuses a 206 that does not continue

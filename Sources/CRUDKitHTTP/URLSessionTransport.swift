@@ -16,17 +16,16 @@ import FoundationNetworking
 /// - A request is sent once: on Linux a write that is not idempotent (`POST`, `PATCH`) and has no
 ///   `Idempotency-Key` goes out on a connection of its own, with `Connection: close`, because libcurl would resend
 ///   it by itself when a reused connection drops before the answer (the server may have acted on it).
-/// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the deadline (enforced
-///   by the transport, since Linux ignores `timeoutIntervalForResource`) throw ``CRUDError/timedOut(_:)``.
+/// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the request's
+///   ``HTTPRequest/deadline`` (enforced by the transport, since Linux ignores `timeoutIntervalForResource`) throw
+///   ``CRUDError/timedOut(_:)``. A request without a deadline has none here: the `API` stamps its default on each.
 /// - Redirects are followed by the transport as `RedirectPolicy` documents: 301/302 only for GET and HEAD,
 ///   303 as GET, 307/308 with method and body, credentials dropped across origins, at most
 ///   ``Configuration/maximumRedirects``.
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with
 ///   ``CRUDError/responseTooLarge(limit:)``.
-/// - Cookies a server sets are kept in memory in a ``CookieJar`` (RFC 6265: no public-suffix or IP-address
-///   domains, at most 50 per domain and 3,000 in all), one per transport unless
-///   ``Configuration/cookieJar`` names one, and sent back to their host under their `Path` (`Secure` ones over
-///   HTTPS only); a request with its own `Cookie` header is sent with that one alone.
+/// - Cookies are not kept here: the headers go as the request carries them and `Set-Cookie` comes back in the
+///   response (an `API` keeps them in its `APIConfiguration.cookieJar`). URLSession's own cookie storage is off.
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
@@ -37,8 +36,6 @@ public final class URLSessionTransport: Transport {
     public let configuration: Configuration
     let session: URLSession
     let delegate: URLSessionTransportDelegate
-    /// The transport's own cookie jar (in memory): the transport reads and fills it itself, see ``CookieJar``.
-    let cookies: CookieJar
     /// The one timer behind every exchange's deadline (see ``DeadlineSweeper``).
     let deadlines = DeadlineSweeper()
     #if !canImport(FoundationNetworking)
@@ -46,13 +43,11 @@ public final class URLSessionTransport: Transport {
     let delegateDispatchQueue = DispatchQueue(label: "CRUDKit.URLSessionTransport.delegate")
     #endif
 
-    /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, no response cache) and cookies kept
-    /// in memory, in ``Configuration/cookieJar`` or else in a jar of this transport's own.
+    /// Creates a transport with its own `URLSession` (ephemeral: no disk cache, no response cache, no cookies).
     ///
     /// - Parameter configuration: Limits and defaults.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        cookies = configuration.cookieJar ?? CookieJar()
         delegate = URLSessionTransportDelegate()
         #if canImport(FoundationNetworking)
         session = Self.makeSession(configuration, delegate: delegate)
@@ -138,7 +133,7 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
     ) async throws -> URLSessionTransferResult {
         try request.validate()
-        let deadline = Self.deadline(request.deadline ?? defaultDeadline(for: sink))
+        let deadline = Self.deadline(request.deadline)
         var current = request
         var redirects = RedirectStateMachine(limit: configuration.maximumRedirects)
         while true {
@@ -156,12 +151,6 @@ public final class URLSessionTransport: Transport {
             case .fail(let error): throw error
             }
         }
-    }
-
-    /// The configuration's total deadline for an exchange into `sink`.
-    func defaultDeadline(for sink: URLSessionTransfer.Sink) -> TimeInterval? {
-        if case .file = sink { return configuration.downloadDeadline }
-        return configuration.deadline
     }
 
     /// When a deadline of `seconds` from now falls, in uptime nanoseconds; `nil` for none (`nil`, infinite or NaN
@@ -205,7 +194,6 @@ public final class URLSessionTransport: Transport {
             deadline: deadline,
             deadlines: deadlines,
             maximumBodySize: configuration.maximumResponseSize,
-            cookies: cookies,
             expectsBody: request.method != .head,
             uploadLength: uploadLength,
             onFileResponse: onFileResponse
@@ -242,13 +230,11 @@ public final class URLSessionTransport: Transport {
         urlRequest.timeoutInterval = Self.urlSessionTimeout(request.timeout ?? configuration.idleTimeout)
         var fields: [String: String] = [:]
         var spellings: [(key: String, name: String)] = []
-        var hasCookie = false
         var hasUserAgent = false
         var hasContentType = false
         for field in request.headers {
             let key = field.name.lowercased()
             switch key {
-            case "cookie": hasCookie = true
             case "user-agent": hasUserAgent = true
             case "content-type": hasContentType = true
             default: break
@@ -261,10 +247,6 @@ public final class URLSessionTransport: Transport {
             }
         }
         if !hasUserAgent { fields["User-Agent"] = configuration.userAgent }
-        // Added after `validate()`, so checked here too: a jar's header never carries a control character.
-        if !hasCookie, let cookie = cookies.header(for: request.url), CookieJar.isValidFieldValue(cookie) {
-            fields["Cookie"] = cookie
-        }
         if !request.body.isEmpty && !hasContentType { fields["Content-Type"] = "application/octet-stream" }
         urlRequest.httpShouldHandleCookies = false
         urlRequest.allHTTPHeaderFields = fields

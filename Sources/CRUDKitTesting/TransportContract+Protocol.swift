@@ -203,9 +203,11 @@ extension TransportContract {
         }
     }
 
-    /// Cookies a server sets come back to it under their path, and `Secure` ones never over plain HTTP.
+    /// Through an `API` over the transport, cookies a server sets come back to it under their path, and `Secure`
+    /// ones never over plain HTTP: the transport hands `Set-Cookie` back in the response and sends the `Cookie`
+    /// header it is given (the API keeps the jar, see `APIConfiguration.cookieJar`).
     var cookies: Check {
-        Check(name: "cookies: sent back by path, Secure only over HTTPS") {
+        Check(name: "cookies through an API: sent back by path, Secure only over HTTPS") {
             try await Self.withServer(contract: self) { request in
                 if request.path == "/login" {
                     var headers = HTTPHeaders()
@@ -216,15 +218,18 @@ extension TransportContract {
                 }
                 return .response(HTTPResponse(status: 200, body: Data((request.headers["Cookie"] ?? "").utf8)))
             } body: { server, transport in
-                _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
-                let plain = Self.text(
-                    try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("me"))))
+                let api = API(baseURL: server.baseURL, transport: transport, middleware: [])
+                let login = try await api.get("login")
+                try Self.expect(login.headers["Set-Cookie"] != nil, "the login answer came back without Set-Cookie")
+                let plain = Self.text(try await api.get("me"))
                 try Self.expect(plain == "session=abc", "GET /me carried Cookie: \(plain)")
-                let admin = Self.text(
-                    try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("admin/x"))))
+                let admin = Self.text(try await api.get("admin/x"))
                 try Self.expect(
                     admin.contains("session=abc") && admin.contains("admin=1") && !admin.contains("vault"),
                     "GET /admin/x carried Cookie: \(admin)")
+                let bare = Self.text(
+                    try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("me"))))
+                try Self.expect(bare.isEmpty, "the transport alone added Cookie: \(bare) (cookies are the API's)")
             }
         }
     }

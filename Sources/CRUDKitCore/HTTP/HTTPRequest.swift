@@ -21,7 +21,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// An `API` stamps its own timeout here when it has one (see `APIConfiguration.timeout`).
     public var timeout: TimeInterval?
     /// How long the whole exchange (redirects included) may take before it fails with
-    /// ``CRUDError/Timeout/deadline(_:)``; `nil` uses the transport's.
+    /// ``CRUDError/Timeout/deadline(_:)``; `nil` (or an infinite value) for none: a transport has no default of its
+    /// own. An `API` stamps its default here (`APIConfiguration.deadline`, or `downloadDeadline` for a file).
     public var deadline: TimeInterval?
     /// The lower-cased names of the headers of this request that carry a credential, besides the standard ones
     /// (`RedirectPolicy.credentialHeaders`): a redirect to another origin drops them. The API fills it from its
@@ -36,7 +37,7 @@ public struct HTTPRequest: Sendable, Hashable {
     ///   - headers: The header fields to send.
     ///   - body: The body to send.
     ///   - timeout: The idle timeout in seconds; `nil` uses the transport's.
-    ///   - deadline: The total time allowed in seconds; `nil` uses the transport's.
+    ///   - deadline: The total time allowed in seconds; `nil` for none.
     public init(
         method: HTTPMethod = .get,
         url: URL,

@@ -140,17 +140,18 @@ import Testing
         #expect(requests.map(\.timeout) == [1.5, 5])
     }
 
-    /// One rule for the time limits: the request's own, then the API's, then (`nil` on the request) the
-    /// transport's. A default API stamps neither, through `Request` or a built `HTTPRequest`.
-    @Test func anAPIWithoutTimeLimitsLeavesThemToTheTransport() async throws {
-        let api = API(baseURL: testBase, transport: transport)
+    /// The idle time: the request's own, then the API's, then (`nil` on the request) the transport's. The total
+    /// deadline is the API's alone (300 s by default), stamped through `Request` and a built `HTTPRequest` alike.
+    @Test func anAPIWithoutAnIdleTimeLeavesItToTheTransportAndStampsItsDeadline() async throws {
+        // Without the coalescing stage, which sends a shared read with no deadline (each caller waits with its own).
+        let api = API(baseURL: testBase, transport: transport, middleware: [RetryMiddleware(), ValidationMiddleware()])
         #expect(api.configuration.timeout == nil)
-        #expect(api.configuration.deadline == nil)
+        #expect(api.configuration.deadline == 300)
         _ = try await api.get("people")
         _ = try await api.send(HTTPRequest(url: testBase.appendingPathComponent("people")))
         _ = try await api.with { $0.timeout = 7 }.send(HTTPRequest(url: testBase.appendingPathComponent("people")))
         #expect(requests.map(\.timeout) == [nil, nil, 7])
-        #expect(requests.map(\.deadline) == [nil, nil, nil])
+        #expect(requests.map(\.deadline) == [300, 300, 300])
     }
 
     @Test func withMakesAChangedCopy() {

@@ -5,7 +5,8 @@ import Testing
 @testable import CRUDKit
 
 extension NetworkTests {
-    /// The transport's own cookie jar: what `Set-Cookie` stores, what goes back in `Cookie`, and what does not.
+    /// An API's cookie jar, through the end of its chain and `URLSessionTransport`: what `Set-Cookie` stores, what
+    /// goes back in `Cookie`, and what does not.
     @Suite struct CookieJarTests {
         /// `/login` sets three cookies on three header lines (one for `/private` only that expires in 2099, one for
         /// HTTPS only),
@@ -36,7 +37,7 @@ extension NetworkTests {
         @Test func storesEverySetCookieLineAndSendsThemBackByPath() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
             _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("public")))
             _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("private/page")))
@@ -57,7 +58,7 @@ extension NetworkTests {
         @Test func anExpiredCookieIsForgotten() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             for path in ["login", "logout", "after"] {
                 _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent(path)))
             }
@@ -68,7 +69,7 @@ extension NetworkTests {
         @Test func pathsAreMatchedPercentEncoded() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             let people = server.baseURL.appendingPathComponent("people")
             _ = try await transport.send(HTTPRequest(url: people.appendingPathComponent("a/login")))
             _ = try await transport.send(
@@ -83,18 +84,29 @@ extension NetworkTests {
         @Test func aRequestsOwnCookieHeaderWinsOverTheJar() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
             _ = try await transport.send(
                 HTTPRequest(url: server.baseURL.appendingPathComponent("mine"), headers: ["Cookie": "own=1"]))
             #expect(server.requests.last?.headers["Cookie"] == "own=1")
         }
 
-        @Test func eachTransportHasItsOwnJar() async throws {
+        @Test func eachAPIHasItsOwnJar() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            _ = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
-            _ = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL.appendingPathComponent("other")))
+            _ = try await ThroughAPI().send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
+            _ = try await ThroughAPI().send(HTTPRequest(url: server.baseURL.appendingPathComponent("other")))
+            #expect(server.requests.last?.headers["Cookie"] == nil)
+        }
+
+        /// A transport on its own keeps no cookies: it sends the headers it is given.
+        @Test func aTransportAloneKeepsNoCookies() async throws {
+            let server = try Self.makeServer()
+            defer { server.stop() }
+            let transport = URLSessionTransport()
+            let login = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
+            _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("public")))
+            #expect(login.headers["Set-Cookie"] != nil)
             #expect(server.requests.last?.headers["Cookie"] == nil)
         }
     }

@@ -65,8 +65,7 @@ extension NetworkTests {
         static func makeTransport(maximumResponseSize: Int = 50 << 20) -> URLSessionTransport {
             URLSessionTransport(
                 configuration: .init(
-                    maximumConnectionsPerHost: 600, idleTimeout: 20, deadline: 30,
-                    maximumResponseSize: maximumResponseSize))
+                    maximumConnectionsPerHost: 600, idleTimeout: 20, maximumResponseSize: maximumResponseSize))
         }
 
         /// How an exchange ended (`status N` or the error's description) and after how many seconds.

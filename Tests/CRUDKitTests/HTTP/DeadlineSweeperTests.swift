@@ -18,7 +18,7 @@ extension NetworkTests {
             })
             try server.start()
             defer { server.stop() }
-            let transport = URLSessionTransport(configuration: .init(idleTimeout: 10, deadline: 30))
+            let transport = URLSessionTransport(configuration: .init(idleTimeout: 10))
             let clock = ContinuousClock()
             let started = clock.now
             // The latest first, so the sweeper's timer is armed again for each earlier one.
@@ -39,7 +39,7 @@ extension NetworkTests {
                     for _ in 0..<20 {
                         group.addTask {
                             let response = try await transport.send(
-                                HTTPRequest(url: server.baseURL.appendingPathComponent("fast")))
+                                HTTPRequest(url: server.baseURL.appendingPathComponent("fast"), deadline: 30))
                             return (0, "status \(response.status)", clock.now - started)
                         }
                     }
@@ -56,12 +56,12 @@ extension NetworkTests {
             #expect(transport.deadlines.count == 0)
         }
 
-        /// A transport whose deadline is `nil` watches nothing.
+        /// A request without a deadline is not watched: the transport has no default of its own.
         @Test func noDeadlineIsNotWatched() async throws {
             let server = LoopbackServer(synchronousHandler: { _ in .response(HTTPResponse(status: 200)) })
             try server.start()
             defer { server.stop() }
-            let transport = URLSessionTransport(configuration: .init(deadline: nil))
+            let transport = URLSessionTransport()
             _ = try await transport.send(HTTPRequest(url: server.baseURL))
             #expect(transport.deadlines.count == 0)
         }

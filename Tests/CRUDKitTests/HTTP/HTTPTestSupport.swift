@@ -70,3 +70,21 @@ func makeEchoServer() throws -> LoopbackServer {
     try server.start()
     return server
 }
+
+/// Sends requests through an `API` over a transport, the path a user takes: the API's cookie jar and deadline
+/// defaults apply at the end of its chain, and with no middleware any status comes back as a response.
+struct ThroughAPI: Sendable {
+    let api: API
+
+    init(_ transport: any Transport = URLSessionTransport(), cookieJar: CookieJar = CookieJar()) {
+        api = API(
+            configuration: APIConfiguration(baseURL: nil, transport: transport, middleware: [], cookieJar: cookieJar))
+    }
+
+    /// The API's jar.
+    var cookieJar: CookieJar { api.configuration.cookieJar }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await api.send(request)
+    }
+}

@@ -135,10 +135,11 @@ extension NetworkTests {
             )
             try server.start()
             defer { server.stop() }
-            let transport = URLSessionTransport(configuration: .init(idleTimeout: 5, deadline: 0.5))
+            let transport = URLSessionTransport(configuration: .init(idleTimeout: 5))
+            let api = ThroughAPI(transport).api.with { $0.deadline = 0.5 }
 
             await #expect {
-                try await transport.send(HTTPRequest(url: server.baseURL))
+                try await api.send(HTTPRequest(url: server.baseURL))
             } throws: { error in
                 isCRUDError(error) { $0.timeout == .deadline(0.5) }
             }

@@ -297,7 +297,9 @@ import Testing
         let stubs = StubTransport().on(.get, "people/:id", handler: Self.answer)
         let refresher = TokenRefresher(token: "stale") { _ in "fresh" }
         let api = API(
-            configuration: APIConfiguration(baseURL: testBase, transport: stubs, clock: ManualClock()).with {
+            configuration: APIConfiguration(
+                baseURL: testBase, transport: stubs, deadline: nil, clock: ManualClock()  // its sleeps return at once
+            ).with {
                 $0.middleware.insert(refresher, after: .retry)
             })
         let json: JSON = try await api.get("people/1")
@@ -311,7 +313,9 @@ import Testing
         let stubs = StubTransport().on(.get, "people/:id", .status(401))
         let refresher = TokenRefresher(token: "stale") { _ in "still-bad" }
         let api = API(
-            configuration: APIConfiguration(baseURL: testBase, transport: stubs, clock: ManualClock()).with {
+            configuration: APIConfiguration(
+                baseURL: testBase, transport: stubs, deadline: nil, clock: ManualClock()  // its sleeps return at once
+            ).with {
                 $0.middleware.insert(refresher, after: .retry)
             })
         let error = await #expect(throws: CRUDError.self) { try await api.get("people/1") as JSON }

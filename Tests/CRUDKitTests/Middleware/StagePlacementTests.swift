@@ -9,7 +9,9 @@ import Testing
     private static func api(
         _ transport: any Transport, _ change: (inout [any Middleware]) -> Void
     ) -> API {
-        var configuration = APIConfiguration(baseURL: testBase, transport: transport, clock: ManualClock())
+        // No deadline: a ManualClock's sleeps return at once, so any deadline would pass before the refresh ends.
+        var configuration = APIConfiguration(
+            baseURL: testBase, transport: transport, deadline: nil, clock: ManualClock())
         change(&configuration.middleware)
         return API(configuration: configuration)
     }

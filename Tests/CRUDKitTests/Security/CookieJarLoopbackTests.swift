@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 extension NetworkTests {
-    /// The cookie rules end to end, through ``URLSessionTransport`` and a real server: the server at `127.0.0.1`
+    /// The cookie rules end to end, through an API over `URLSessionTransport` and a real server: the server at `127.0.0.1`
     /// tries to plant cookies for `localhost` (the same server under another host name), to inject a header through
     /// a cookie, and to flood the jar.
     @Suite struct CookieJarLoopbackTests {
@@ -40,7 +40,7 @@ extension NetworkTests {
         @Test func aServerCannotPlantCookiesForAnotherHost() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(
                 HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/set?case=domains"))))
             _ = try await transport.send(
@@ -60,7 +60,7 @@ extension NetworkTests {
         func aCookieCannotInjectAHeader(kind: String) async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(
                 HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/set?case=\(kind)"))))
             let answer = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("next")))
@@ -79,7 +79,7 @@ extension NetworkTests {
         @Test func aFloodOfCookiesIsCapped() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(
                 HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/set?case=flood"))))
             _ = try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("next")))

@@ -75,7 +75,7 @@ import Testing
 }
 
 extension NetworkTests {
-    /// The trailing-dot rule through ``URLSessionTransport`` and a real server, reached as `a.localhost` and
+    /// The trailing-dot rule through an API over `URLSessionTransport` and a real server, reached as `a.localhost` and
     /// `b.localhost` (libcurl resolves `*.localhost` to the loopback address; a name with a trailing dot does not
     /// resolve here, so the dotted host side is covered by ``CookieJarTrailingDotTests``).
     @Suite struct CookieJarTrailingDotLoopbackTests {
@@ -90,7 +90,7 @@ extension NetworkTests {
             })
             try server.start()
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = ThroughAPI()
             _ = try await transport.send(
                 HTTPRequest(url: try #require(URL(string: "http://a.localhost:\(server.port)/set"))))
             _ = try await transport.send(

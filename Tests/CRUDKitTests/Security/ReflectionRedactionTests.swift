@@ -26,7 +26,8 @@ import Testing
         let jar = CookieJar()
         jar.store(setCookieHeaders: ["session=cookie-s3cret; Path=/"], for: URL(string: "https://api.example.com/")!)
         #expect(jar.cookieHeader(for: URL(string: "https://api.example.com/people")!) == "session=cookie-s3cret")
-        let transport = URLSessionTransport(configuration: .init(cookieJar: jar))
+        let transport = URLSessionTransport()
+        let jarred = api.with { $0.cookieJar = jar }
 
         var form = MultipartForm()
         form.append(name: "password", value: "form-s3cret")
@@ -35,7 +36,7 @@ import Testing
         let middlewareContext = MiddlewareContext(api: api, request: request)
 
         let values: [(String, any Sendable)] = [
-            ("API", api), ("API", keyed), ("CookieJar", jar), ("URLSessionTransport", transport),
+            ("API", api), ("API", keyed), ("API", jarred), ("CookieJar", jar), ("URLSessionTransport", transport),
             ("MultipartForm", form),
             ("TokenRefresher", refresher), ("MiddlewareContext", middlewareContext),
             ("ResponseCache", ResponseCache()), ("api.example.com/v1/people", request),

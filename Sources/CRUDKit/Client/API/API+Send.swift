@@ -67,8 +67,9 @@ extension API {
     }
 
     /// ``makeHTTPRequest(_:)`` without the `Idempotency-Key`, which the ``IdempotencyKeyMiddleware`` stage of the
-    /// chain adds.
-    func buildHTTPRequest<Response>(_ request: Request<Response>) throws -> HTTPRequest {
+    /// chain adds. The request's own deadline wins, then the API's: ``APIConfiguration/downloadDeadline`` for a body
+    /// bound for a file (`toFile`), ``APIConfiguration/deadline`` otherwise.
+    func buildHTTPRequest<Response>(_ request: Request<Response>, toFile: Bool = false) throws -> HTTPRequest {
         let url = try paths.url(for: request.endpoint, query: mergedQuery(request.query))
         var headers = configuration.headers
         if !request.headers.isEmpty { headers = headers.merging(request.headers) }
@@ -81,7 +82,8 @@ extension API {
         if !headers.contains("Accept") { headers["Accept"] = mediaType }
         let built = HTTPRequest(
             method: request.method, url: url, headers: headers, body: body,
-            timeout: request.timeout ?? configuration.timeout, deadline: request.deadline ?? configuration.deadline)
+            timeout: request.timeout ?? configuration.timeout,
+            deadline: request.deadline ?? (toFile ? configuration.downloadDeadline : configuration.deadline))
         try built.validate()
         return built
     }
@@ -94,7 +96,7 @@ extension API {
     /// - Throws: ``CRUDError``.
     @discardableResult
     public func download(_ request: Request<HTTPResponse>, to destination: URL) async throws -> HTTPResponse {
-        let built = try buildHTTPRequest(request)
+        let built = try buildHTTPRequest(request, toFile: true)
         return try await run(
             built, middleware: request.middleware, retryPolicy: request.retryPolicy,
             transfer: .file(destination, request.observer))

@@ -46,10 +46,34 @@ public struct APIConfiguration: Sendable {
     /// let impatient = api.with { $0.timeout = 5 }  // 5 s; `api` keeps the transport's 15 s
     /// ```
     public var timeout: TimeInterval?
-    /// Seconds a whole exchange (redirects included) may take, unless the request sets its own; `nil` (the
-    /// default) leaves it to the transport (``URLSessionTransport/Configuration/deadline``, 300 s by default, or
-    /// its `downloadDeadline` for a download to a file).
+    /// Seconds a whole exchange (redirects included) may take, unless the request sets its own; `nil` for none.
+    ///
+    /// Stamped on every request the API builds (``HTTPRequest/deadline``), which is all a transport enforces. The
+    /// default of 300 seconds (5 minutes) bounds a body that trickles a byte at a time (the idle timeout alone
+    /// never ends it), yet is far longer than any API call a person waits for. Downloads to a file use
+    /// ``downloadDeadline``. A request's own deadline wins (`.infinity` for none).
+    ///
+    /// ```swift
+    /// let patient = api.with { $0.deadline = 900 }
+    /// ```
     public var deadline: TimeInterval?
+    /// Seconds a download to a file (``API/download(_:to:)``) may take in total, unless the request sets its own
+    /// deadline; `nil` for none. The default of 3,600 seconds (1 hour: 1 GB at about 2.3 Mbit/s) still ends a
+    /// download that trickles forever.
+    public var downloadDeadline: TimeInterval?
+    /// Where the API keeps cookies (in memory, RFC 6265; see ``CookieJar``): the end of the middleware chain adds
+    /// the matching `Cookie` header to every exchange that has none and stores every response's `Set-Cookie`,
+    /// whatever the transport.
+    ///
+    /// Each configuration made gets a jar of its own; copies of it (``API/with(_:)``) share that jar, so does any
+    /// API given the same jar. Give a fresh `CookieJar()` to keep a copy's cookies apart.
+    ///
+    /// ```swift
+    /// let jar = CookieJar()
+    /// let web = API(configuration: APIConfiguration(baseURL: site, cookieJar: jar))
+    /// let admin = API(configuration: APIConfiguration(baseURL: site, transport: other, cookieJar: jar))
+    /// ```
+    public var cookieJar: CookieJar
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
     /// What the server expects, in one place: trailing slash, lists in queries, JSON coding, pagination, error
@@ -62,7 +86,7 @@ public struct APIConfiguration: Sendable {
     public var conventions: APIConventions
 
     /// Creates a configuration; every parameter has the default an ``API`` starts with (`middleware`: see
-    /// ``middleware``).
+    /// ``middleware``; `cookieJar`: a new, empty jar).
     public init(
         baseURL: URL?,
         headers: HTTPHeaders = [:],
@@ -71,10 +95,12 @@ public struct APIConfiguration: Sendable {
         callbackQueue: DispatchQueue? = nil,
         redaction: Redaction = .standard,
         timeout: TimeInterval? = nil,
-        deadline: TimeInterval? = nil,
+        deadline: TimeInterval? = 300,
         clock: any APIClock = SystemClock(),
         conventions: APIConventions = .standard,
-        middleware: [any Middleware] = .standard
+        middleware: [any Middleware] = .standard,
+        downloadDeadline: TimeInterval? = 3600,
+        cookieJar: CookieJar = CookieJar()
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -84,6 +110,8 @@ public struct APIConfiguration: Sendable {
         self.redaction = redaction
         self.timeout = timeout
         self.deadline = deadline
+        self.downloadDeadline = downloadDeadline
+        self.cookieJar = cookieJar
         self.clock = clock
         self.conventions = conventions
         self.middleware = middleware
@@ -109,9 +137,11 @@ extension APIConfiguration: CustomStringConvertible {
             "\(pair.name)=\(redaction.hidesQueryParameter(pair.name) ? Redaction.placeholder : pair.value)"
         }
         let timeout = self.timeout.map { "\($0) s" } ?? "the transport's"
-        let deadline = self.deadline.map { "\($0) s" } ?? "the transport's"
+        let deadline = self.deadline.map { "\($0) s" } ?? "none"
+        let downloadDeadline = self.downloadDeadline.map { "\($0) s" } ?? "none"
         return "APIConfiguration(baseURL: \(baseURL.map(redaction.redact) ?? "none"), headers: [\(headers)], "
             + "query: [\(query.joined(separator: "&"))], timeout: \(timeout), deadline: \(deadline), "
+            + "downloadDeadline: \(downloadDeadline), "
             + "transport: \(type(of: transport)), middleware: [\(middleware.map { "\($0.name)" }.joined(separator: ", "))])"
     }
 }

@@ -1,3 +1,5 @@
+import CRUDKitCore
+import CRUDKitHTTP
 import Foundation
 
 extension MiddlewareChain {
@@ -10,9 +12,18 @@ extension MiddlewareChain {
 
     /// The transport sends the request (into memory, a file, or steered by a handle), its errors become
     /// ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
+    ///
+    /// The one place every exchange of every transport passes (``transfer(_:_:)`` is the chain's only end), so the
+    /// API's cookies are kept here: a request without a `Cookie` header gets the API's jar's for its URL, and the
+    /// response's `Set-Cookie` fields go into the jar under the URL that answered.
     static func exchange(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
+        let jar = api.configuration.cookieJar
+        var request = request
+        if !request.headers.contains("Cookie"), let cookie = jar.cookieHeader(for: request.url) {
+            request.headers.add(name: "Cookie", value: cookie)
+        }
         var response: HTTPResponse
         do {
             switch context.transfer {
@@ -27,6 +38,7 @@ extension MiddlewareChain {
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
+        jar.store(from: response.headers, for: response.url ?? request.url)
         response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response
     }

@@ -30,7 +30,8 @@ public struct Request<Response: Sendable>: Sendable {
     public var headers: HTTPHeaders
     /// The idle timeout of this request; `nil` uses the API's (and, when the API sets none, the transport's).
     public var timeout: TimeInterval?
-    /// The total time this request may take; `nil` uses the API's (and, when the API sets none, the transport's).
+    /// The total time this request may take; `nil` uses the API's (``APIConfiguration/deadline``, or
+    /// ``APIConfiguration/downloadDeadline`` for a download to a file); `.infinity` for none.
     public var deadline: TimeInterval?
     /// Told how the upload and the download progress.
     public var observer: TransferObserver

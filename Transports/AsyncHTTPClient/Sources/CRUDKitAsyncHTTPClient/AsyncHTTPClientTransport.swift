@@ -11,8 +11,10 @@ import Tracing
 /// A ``CRUDKit/Transport`` over AsyncHTTPClient, for Linux servers (Vapor, Hummingbird, service-to-service calls).
 ///
 /// It follows redirects by CRUDKit's ``CRUDKit/RedirectPolicy`` (AsyncHTTPClient's own redirect following is off),
-/// keeps cookies in a ``CRUDKit/CookieJar`` (the configuration's `cookieJar` when it names one), streams response bodies with back-pressure and stops reading as soon
-/// as a body passes ``Configuration/maximumResponseSize``, and maps every failure to a ``CRUDKit/CRUDError``.
+/// enforces the idle time and the deadline the request carries (an `API` stamps its defaults on every request; cookies
+/// are the API's too: the headers go as the request carries them), streams response bodies with back-pressure and
+/// stops reading as soon as a body passes ``Configuration/maximumResponseSize``, and maps every failure to a
+/// ``CRUDKit/CRUDError``.
 ///
 /// ```swift
 /// let transport = AsyncHTTPClientTransport()            // owns its client
@@ -32,9 +34,6 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The client requests go through.
     public let client: HTTPClient
     let ownsClient: Bool
-    /// The configuration's ``CRUDKit/URLSessionTransport/Configuration/cookieJar``, or a jar of the transport's own
-    /// when it names none: transports (of either kind) given one jar share its cookies.
-    let cookies: CookieJar
     /// The one timer behind every exchange's idle timeout.
     let sweeper: IdleSweeper
     /// The answers being collected on AsyncHTTPClient's event loops (see `collected(_:deadline:limit:idle:)`).
@@ -53,7 +52,6 @@ public final class AsyncHTTPClientTransport: Transport {
         let settings = Self.clientSettings(for: configuration)
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         self.configuration = configuration
-        self.cookies = configuration.cookieJar ?? CookieJar()
         self.ownsClient = true
         self.gate = ConnectionGate(limit: configuration.maximumConnectionsPerHost)
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
@@ -101,12 +99,11 @@ public final class AsyncHTTPClientTransport: Transport {
     /// most `maximumResponseSize`, so a gzip bomb stops there).
     /// - Parameters:
     ///   - client: The client to send through, such as `HTTPClient.shared`.
-    ///   - configuration: Size and redirect limits, the idle timeout (the transport's watchdog, beside any read
-    ///     timeout of the client) and the deadline.
+    ///   - configuration: Size and redirect limits and the idle timeout (the transport's watchdog, beside any read
+    ///     timeout of the client).
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
-        self.cookies = configuration.cookieJar ?? CookieJar()
         self.ownsClient = false
         self.gate = nil
         self.sweeper = IdleSweeper(eventLoop: client.eventLoopGroup.next())
@@ -209,9 +206,9 @@ public final class AsyncHTTPClientTransport: Transport {
     ) async throws -> HTTPResponse {
         try request.validate()
         if isShutDown.withLockedValue({ $0 }) { throw Self.shutDownFailure(HTTPClientError.alreadyShutdown) }
-        // An infinite or not-a-number deadline is none, as URLSessionTransport reads it.
-        let limit = (request.deadline ?? (destination == nil ? configuration.deadline : configuration.downloadDeadline))
-            .flatMap { $0.isFinite ? $0 : nil }
+        // The request's deadline only (an API stamps its default); an infinite or not-a-number one is none, as
+        // URLSessionTransport reads it.
+        let limit = request.deadline.flatMap { $0.isFinite ? $0 : nil }
         let started = NIODeadline.now()
         let deadline = limit.map { started + Self.amount($0) } ?? .distantFuture
         var current = request
@@ -373,18 +370,16 @@ public final class AsyncHTTPClientTransport: Transport {
         return outgoing
     }
 
-    /// The header fields of `request` for AsyncHTTPClient, with the transport's `User-Agent`, `Cookie` and, for a
-    /// body bound for a file (`fileBound`), `Accept-Encoding: identity`, unless the request sets them.
+    /// The header fields of `request` for AsyncHTTPClient, with the transport's `User-Agent` and, for a body bound
+    /// for a file (`fileBound`), `Accept-Encoding: identity`, unless the request sets them.
     func fields(of request: HTTPRequest, fileBound: Bool) -> NIOHTTP1.HTTPHeaders {
         var fields = NIOHTTP1.HTTPHeaders()
         fields.reserveCapacity(request.headers.count + 2)
         var hasUserAgent = false
-        var hasCookie = false
         var hasAcceptEncoding = false
         for field in request.headers {
             fields.add(name: field.name, value: field.value)
             if Self.nameIs(field.name, "user-agent") { hasUserAgent = true }
-            if Self.nameIs(field.name, "cookie") { hasCookie = true }
             if Self.nameIs(field.name, "accept-encoding") { hasAcceptEncoding = true }
         }
         if !hasUserAgent {
@@ -395,9 +390,6 @@ public final class AsyncHTTPClientTransport: Transport {
         // `Accept-Encoding: deflate, gzip` to a request without one).
         if !hasAcceptEncoding && fileBound {
             fields.add(name: "Accept-Encoding", value: "identity")
-        }
-        if !hasCookie, let cookie = cookies.cookieHeader(for: request.url) {
-            fields.add(name: "Cookie", value: cookie)
         }
         return fields
     }

@@ -32,8 +32,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     /// Creates the reader of the answer to `request`, sent through `transport`.
     ///
     /// - Parameters:
-    ///   - request: The request, whose URL stores the answer's cookies and ends up in the response.
-    ///   - transport: The transport, for its configuration and cookie jar.
+    ///   - request: The request, whose URL ends up in the response.
+    ///   - transport: The transport, for its configuration.
     ///   - deadline: When the exchange must be over; `limit` is that in seconds (`nil` for none), for its error.
     ///   - watchdog: The exchange's watchdog, stamped at the head and at each piece.
     init(

@@ -5,8 +5,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// What an ``AsyncHTTPClientTransport`` exchange takes from a response head: the status, the headers copied (and
-/// their cookies stored), the ``ResponseStateMachine`` that reads the body, and where the body goes.
+/// What an ``AsyncHTTPClientTransport`` exchange takes from a response head: the status, the headers copied, the
+/// ``ResponseStateMachine`` that reads the body, and where the body goes.
 ///
 /// Worked out synchronously, out of the exchange's async frames, and small: the task that reads the body starts
 /// with it (see `AsyncHTTPClientTransport.exchange`).
@@ -36,7 +36,6 @@ struct ResponseHead: Sendable {
     ) throws {
         // One pass over the response's fields: copied, and the three the transport reads picked out.
         var headers = CRUDKit.HTTPHeaders()
-        var setCookies: [String] = []
         var contentLength: String?
         var contentRange: String?
         // The codings listed, across every Content-Encoding line: how many are not `identity`, and the first
@@ -45,9 +44,7 @@ struct ResponseHead: Sendable {
         var firstCoding: Substring?
         for (name, value) in fields {
             headers.add(name: name, value: value)
-            if AsyncHTTPClientTransport.nameIs(name, "set-cookie") {
-                setCookies.append(value)
-            } else if contentLength == nil, AsyncHTTPClientTransport.nameIs(name, "content-length") {
+            if contentLength == nil, AsyncHTTPClientTransport.nameIs(name, "content-length") {
                 contentLength = value
             } else if contentRange == nil, AsyncHTTPClientTransport.nameIs(name, "content-range") {
                 contentRange = value
@@ -69,7 +66,6 @@ struct ResponseHead: Sendable {
                     .protocolViolation,
                     underlying: UndecodedContentCoding(codings: fields[canonicalForm: "content-encoding"])))
         }
-        if !setCookies.isEmpty { transport.cookies.store(setCookieHeaders: setCookies, for: request.url) }
         let success = (200..<300).contains(status)
         let target: ResponseStateMachine.Target
         if let appending, success {

@@ -1,13 +1,13 @@
 import CRUDKit
 import CRUDKitAsyncHTTPClient
-@_spi(TransportKit) import CRUDKitHTTP
 import CRUDKitTesting
 import Foundation
 import Testing
 
-/// The adapter keeps cookies in the configuration's `cookieJar` when it names one, as `URLSessionTransport` does:
-/// transports given one jar share a login cookie, whichever kind they are. Before, the adapter made a jar of its
-/// own whatever the configuration said.
+/// Cookies are the API's (`APIConfiguration.cookieJar`), kept by the end of its middleware chain, so the adapter
+/// shares them as `URLSessionTransport` does: APIs given one jar share a login cookie, whichever transport each
+/// has, and an API keeps its cookies when its transport changes. Before, each transport kept a jar of its own (and
+/// the adapter once ignored the jar it was given).
 @Suite(.timeLimit(.minutes(1))) struct CookieJarSharingTests {
     /// `/login` sets `session=1` for `/probe`; every path answers 200.
     static func makeServer() throws -> LoopbackServer {
@@ -20,36 +20,37 @@ import Testing
         return server
     }
 
-    @Test func adapterTransportsGivenOneJarShareItsCookies() async throws {
+    @Test func adapterAPIsGivenOneJarShareItsCookies() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
         let jar = CookieJar()
-        let first = AsyncHTTPClientTransport(configuration: .init(cookieJar: jar))
-        let second = AsyncHTTPClientTransport(client: first.client, configuration: .init(cookieJar: jar))
-        let other = AsyncHTTPClientTransport(client: first.client)
+        let first = AsyncHTTPClientTransport()
+        let second = AsyncHTTPClientTransport(client: first.client)
+        let loggedIn = API(configuration: APIConfiguration(baseURL: server.baseURL, transport: first, cookieJar: jar))
+        let sharing = API(configuration: APIConfiguration(baseURL: server.baseURL, transport: second, cookieJar: jar))
+        let other = API(baseURL: server.baseURL, transport: second)
 
-        _ = try await first.send(HTTPRequest(url: server.baseURL.appendingPathComponent("login")))
-        _ = try await second.send(HTTPRequest(url: server.baseURL.appendingPathComponent("probe")))
-        _ = try await other.send(HTTPRequest(url: server.baseURL.appendingPathComponent("probe")))
+        try await loggedIn.get("login")
+        try await sharing.get("probe")
+        try await other.get("probe")
         try await first.shutdown()
 
         let requests = server.requests
         #expect(requests.count == 3)
-        #expect(requests[1].headers["Cookie"] == "session=1", "a transport given the jar did not use it")
-        #expect(requests[2].headers["Cookie"] == nil, "a transport with a jar of its own got another's cookie")
+        #expect(requests[1].headers["Cookie"] == "session=1", "an API given the jar did not use it")
+        #expect(requests[2].headers["Cookie"] == nil, "an API with a jar of its own got another's cookie")
         #expect(jar.cookieHeader(for: server.baseURL.appendingPathComponent("probe")) == "session=1")
     }
 
-    @Test func aURLSessionTransportAndAnAdapterShareOneJar() async throws {
+    /// One API's jar, two transports: logged in through URLSession and probed through the adapter, then (with
+    /// another API) the other way round.
+    @Test func anAPIsJarIsSharedByAURLSessionTransportAndAnAdapter() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
-        // Logged in through URLSession and probed through the adapter, then (with another jar) the other way round.
         for adapterLogsIn in [false, true] {
-            let jar = CookieJar()
-            let session = API(
-                baseURL: server.baseURL, transport: URLSessionTransport(configuration: .init(cookieJar: jar)))
-            let transport = AsyncHTTPClientTransport(configuration: .init(cookieJar: jar))
-            let adapter = API(baseURL: server.baseURL, transport: transport)
+            let transport = AsyncHTTPClientTransport()
+            let session = API(baseURL: server.baseURL, transport: URLSessionTransport())
+            let adapter = session.with { $0.transport = transport }
             try await (adapterLogsIn ? adapter : session).get("login")
             try await (adapterLogsIn ? session : adapter).get("probe")
             try await transport.shutdown()
