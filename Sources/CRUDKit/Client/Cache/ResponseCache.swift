@@ -31,8 +31,9 @@ import Foundation
 ///   token header, a header the request marks sensitive or whose name names a secret), plus whatever the response's
 ///   `Vary` names. Requests that carry credentials are cached, because an API client sends them on every call; a
 ///   response is only ever served to a request with the same credentials, so one user never sees another's data.
-///   Cookies a transport adds from its `CookieJar` are added after the cache has chosen: give APIs whose jars hold
-///   different users' sessions a cache each. Entries live in memory only and go with the cache.
+///   The cookies of the API's ``APIConfiguration/cookieJar`` count as the request's `Cookie` (``CacheMiddleware``
+///   adds them before choosing), so APIs whose jars hold different users' sessions may share one cache. Entries live
+///   in memory only and go with the cache.
 /// - **Writes invalidate:** any request whose method is not `GET`, `HEAD`, `OPTIONS` or `TRACE` removes, once it has
 ///   an answer (or has failed), the stored responses of its URL's path and of the parent path (a `PUT /people/12`
 ///   forgets `/people/12` and `/people?page=2`), and of the `Location` and `Content-Location` it answers with on

@@ -32,6 +32,15 @@ public struct CacheMiddleware: Middleware {
     ) async throws -> HTTPResponse {
         if request.method.isRead {
             guard case .memory = context.transfer else { return try await next(request, context) }
+            // The API's jar's cookies say whose answer this is: they are added here, before the cache chooses (the
+            // chain's end adds none to a request that has its own), so APIs whose jars hold different sessions never
+            // share an entry.
+            var request = request
+            if !request.headers.contains("Cookie"),
+                let cookie = context.api.configuration.cookieJar.cookieHeader(for: request.url)
+            {
+                request.headers.add(name: "Cookie", value: cookie)
+            }
             var response = try await cache.response(for: request) { try await next($0, context) }
             response.sentCredentials = SentCredentials(of: request, redaction: context.api.configuration.redaction)
             return response
