@@ -20,6 +20,23 @@ import Testing
         #expect(!ending.timedOut)
     }
 
+    /// The file's bytes, read with `read(2)`: `Data(contentsOf:)` leaks a page for an empty file in
+    /// FoundationEssentials (LeakSanitizer fails the child under AddressSanitizer).
+    static func contents(of file: URL) throws -> Data {
+        let descriptor = open(file.path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            try #require(count >= 0)
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
     /// Runs in the child only.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil))
     func copiedBodyChild() throws {
@@ -37,7 +54,7 @@ import Testing
             let file = try kept.release()
             defer { try? FileManager.default.removeItem(at: file) }
             #expect(file.deletingLastPathComponent().path != old.path, "size \(size)")
-            #expect(try Data(contentsOf: file) == body, "size \(size)")
+            #expect(try Self.contents(of: file) == body, "size \(size)")
         }
     }
 }
