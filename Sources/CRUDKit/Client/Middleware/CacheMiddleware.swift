@@ -36,11 +36,7 @@ public struct CacheMiddleware: Middleware {
             // chain's end adds none to a request that has its own), so APIs whose jars hold different sessions never
             // share an entry.
             var request = request
-            if !request.headers.contains("Cookie"),
-                let cookie = context.api.configuration.cookieJar.cookieHeader(for: request.url)
-            {
-                request.headers.add(name: "Cookie", value: cookie)
-            }
+            request.addCookies(from: context.api.configuration.cookieJar)
             var response = try await cache.response(for: request) { try await next($0, context) }
             response.sentCredentials = SentCredentials(of: request, redaction: context.api.configuration.redaction)
             return response

@@ -21,9 +21,7 @@ extension MiddlewareChain {
         let api = context.api
         let jar = api.configuration.cookieJar
         var request = request
-        if !request.headers.contains("Cookie"), let cookie = jar.cookieHeader(for: request.url) {
-            request.headers.add(name: "Cookie", value: cookie)
-        }
+        request.addCookies(from: jar)
         var response: HTTPResponse
         do {
             switch context.transfer {
@@ -41,6 +39,15 @@ extension MiddlewareChain {
         jar.store(from: response.headers, for: response.url ?? request.url)
         response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response
+    }
+}
+
+extension HTTPRequest {
+    /// Adds `jar`'s `Cookie` header for this request's URL, unless the request carries a `Cookie` of its own.
+    mutating func addCookies(from jar: CookieJar) {
+        if !headers.contains("Cookie"), let cookie = jar.cookieHeader(for: url) {
+            headers.add(name: "Cookie", value: cookie)
+        }
     }
 }
 
