@@ -49,12 +49,18 @@ public final class DownloadTask: Sendable {
     /// `PrivateFiles.KeptFile`).
     private let kept: PrivateFiles.KeptFile?
     private let observer: TransferObserver
+    /// Follows the redirects of each attempt (no cookie jar: a download task belongs to no `API`).
+    private let redirects: RedirectFollower
     /// The pause/resume mechanism shared with `RequestHandle`.
     private let driver = ResumeDriver(paused: false)
     private let state = Locked(State())
 
-    init(transport: any ResumableTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver) {
+    init(
+        transport: any ResumableTransport, request: HTTPRequest, destination: URL?, observer: TransferObserver,
+        maximumRedirects: Int
+    ) {
         self.transport = transport
+        self.redirects = RedirectFollower(limit: maximumRedirects)
         var request = request
         request.headers["Accept-Encoding"] = "identity"
         self.request = request
@@ -146,7 +152,8 @@ public final class DownloadTask: Sendable {
         }
         do {
             let (response, fromFile) = try await driver.read(
-                request, continuable: true, transport: transport, file: partial, observer: progressObserver)
+                request, continuable: true, transport: transport, file: partial, observer: progressObserver,
+                redirects: redirects)
             // Cancelled while the body ended: the destination is left as it was.
             guard driver.phase != .cancelled else { throw CRUDError.cancelled }
             guard fromFile else { throw CRUDError.httpStatus(response) }
@@ -209,12 +216,18 @@ extension ResumableTransport {
     ///     the download before any byte is requested. When `nil`, a new owner-only file in CRUDKit's private
     ///     directory (see `PrivateFiles`), which the caller moves or removes.
     ///   - observer: Told the bytes received (resumed bytes included).
+    ///   - maximumRedirects: Redirects followed at most, by `RedirectPolicy`'s rules, before the download fails with
+    ///     ``CRUDError/tooManyRedirects(limit:)`` (default 5, as `APIConfiguration.maximumRedirects`); the transport
+    ///     itself follows none.
     /// - Returns: The running download.
     public func downloadTask(
-        _ request: HTTPRequest, to destination: URL? = nil, observer: TransferObserver = .none
+        _ request: HTTPRequest, to destination: URL? = nil, observer: TransferObserver = .none,
+        maximumRedirects: Int = 5
     )
         -> DownloadTask
     {
-        DownloadTask(transport: self, request: request, destination: destination, observer: observer)
+        DownloadTask(
+            transport: self, request: request, destination: destination, observer: observer,
+            maximumRedirects: maximumRedirects)
     }
 }

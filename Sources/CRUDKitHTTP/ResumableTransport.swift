@@ -11,7 +11,8 @@ public protocol ResumableTransport: Transport {
     /// before failing with ``CRUDError/responseTooLarge(limit:)``: the transport's limit for a body in memory.
     var maximumResponseSize: Int { get }
 
-    /// Sends `request` (following redirects) and writes a 2xx body into `file` as it arrives.
+    /// Sends `request` as one exchange (a redirect comes back as it is, its body in the response) and writes a 2xx
+    /// body into `file` as it arrives.
     ///
     /// When `offset` is above 0, a `206` whose `Content-Range` starts where the request's `Range` does (at
     /// `offset` without a `Range`) is written after the file's first `offset` bytes, and a `206` that starts

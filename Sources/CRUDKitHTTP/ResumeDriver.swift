@@ -120,11 +120,13 @@ package final class ResumeDriver: Sendable {
 
     /// Reads `request`, pausing by cancelling the attempt in flight and resuming by the machine's rule: when
     /// `continuable` and the transport is a ``ResumableTransport``, a 2xx body goes into `file` and a pause continues
-    /// it; otherwise a pause sends the request again.
+    /// it; otherwise a pause sends the request again. Each attempt follows redirects through `redirects` (a ranged
+    /// attempt keeps its `Range` and `If-Range` on the same origin, as ``RedirectPolicy`` keeps every header there).
     /// - Returns: The answer, and whether its body is the file's bytes (the response's own body is then empty).
     /// - Throws: ``CRUDError``; ``CRUDError/cancelled`` when cancelled.
     package func read(
-        _ request: HTTPRequest, continuable: Bool, transport: any Transport, file: URL, observer: TransferObserver
+        _ request: HTTPRequest, continuable: Bool, transport: any Transport, file: URL, observer: TransferObserver,
+        redirects: RedirectFollower
     ) async throws -> (response: HTTPResponse, fromFile: Bool) {
         let resumable = continuable ? transport as? any ResumableTransport : nil
         var request = request
@@ -141,11 +143,13 @@ package final class ResumeDriver: Sendable {
                     sent.headers["If-Range"] = attempt.ifRange
                 }
                 let task = Task { [sent] in
-                    guard let resumable else { return try await transport.send(sent, observer: observer) }
-                    return try await resumable.receive(
-                        sent, into: file, continuingAt: attempt.offset, observer: observer
-                    ) { [weak self] head in
-                        self?.judge(head, attempt: attempt.id)
+                    try await redirects.follow(sent) { hop in
+                        guard let resumable else { return try await transport.send(hop, observer: observer) }
+                        return try await resumable.receive(
+                            hop, into: file, continuingAt: attempt.offset, observer: observer
+                        ) { [weak self] head in
+                            self?.judge(head, attempt: attempt.id)
+                        }
                     }
                 }
                 state.attempt = (attempt.id, task)

@@ -5,7 +5,8 @@ extension URLSessionTransport {
     ///
     /// What CRUDKit decides for every transport lives in `APIConfiguration` and is stamped on each request: the
     /// total deadline (``HTTPRequest/deadline``, 300 s by default, 3,600 s for a download to a file), the cookie
-    /// jar. The transport enforces what the request carries and adds nothing of its own.
+    /// jar, the redirects followed. The transport sends one exchange, enforces what the request carries and adds
+    /// nothing of its own.
     ///
     /// ```swift
     /// var configuration = URLSessionTransport.Configuration()
@@ -26,8 +27,6 @@ extension URLSessionTransport {
         /// The largest response body held in memory; a larger one fails with ``CRUDError/responseTooLarge(limit:)``
         /// as soon as it is known to be larger, and reading stops. Downloads to a file are not limited.
         public var maximumResponseSize: Int
-        /// Redirects followed at most before ``CRUDError/tooManyRedirects(limit:)``.
-        public var maximumRedirects: Int
         /// The `User-Agent` sent when a request has none.
         public var userAgent: String
 
@@ -37,19 +36,16 @@ extension URLSessionTransport {
         ///   - maximumConnectionsPerHost: Connections to one host at most (default 32).
         ///   - idleTimeout: Idle timeout in seconds (default 60).
         ///   - maximumResponseSize: Largest body kept in memory, in bytes (default 50 MB).
-        ///   - maximumRedirects: Redirects followed at most (default 10).
         ///   - userAgent: Default `User-Agent` (default `CRUDKit/<version>`).
         public init(
             maximumConnectionsPerHost: Int = 32,
             idleTimeout: TimeInterval = 60,
             maximumResponseSize: Int = 50 * 1024 * 1024,
-            maximumRedirects: Int = 10,
             userAgent: String = "CRUDKit/\(URLSessionTransport.libraryVersion)"
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.idleTimeout = idleTimeout
             self.maximumResponseSize = maximumResponseSize
-            self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
         }
     }

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// The default ``Transport``: one `URLSession` (FoundationNetworking on Linux) with CRUDKit's own handling of
-/// redirects, timeouts, size limits, progress and cancellation, the same on Linux and Apple platforms.
+/// timeouts, size limits, progress and cancellation, the same on Linux and Apple platforms; it sends one exchange.
 ///
 /// - Headers are set explicitly: a `User-Agent` of `CRUDKit/<version>` and, for a body without one, a
 ///   `Content-Type` of `application/octet-stream` (URLSession on Linux would otherwise label a POST
@@ -19,9 +19,9 @@ import FoundationNetworking
 /// - The idle timeout (URLSession's request timeout, restarted whenever bytes arrive) and the request's
 ///   ``HTTPRequest/deadline`` (enforced by the transport, since Linux ignores `timeoutIntervalForResource`) throw
 ///   ``CRUDError/timedOut(_:)``. A request without a deadline has none here: the `API` stamps its default on each.
-/// - Redirects are followed by the transport as `RedirectPolicy` documents: 301/302 only for GET and HEAD,
-///   303 as GET, 307/308 with method and body, credentials dropped across origins, at most
-///   ``Configuration/maximumRedirects``.
+/// - One request is one exchange: a redirect (3xx) comes back as it is, with its `Location` and body (URLSession's
+///   own following is off). An `API` follows redirects once, at the end of its middleware chain, by the same rules
+///   for every transport (`APIConfiguration.maximumRedirects`).
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with
 ///   ``CRUDError/responseTooLarge(limit:)``.
 /// - Cookies are not kept here: the headers go as the request carries them and `Set-Cookie` comes back in the
@@ -78,7 +78,7 @@ public final class URLSessionTransport: Transport {
         #endif
     }
 
-    /// Sends `request`, following redirects, and returns the final response.
+    /// Sends `request` and returns its response; a redirect is returned as it is, not followed.
     ///
     /// - Parameter request: The request; its headers are checked first (see `HTTPRequest/validate()`).
     /// - Returns: The response, whatever its status.
@@ -87,7 +87,8 @@ public final class URLSessionTransport: Transport {
         try await send(request, observer: .none)
     }
 
-    /// Sends `request`, following redirects, telling `observer` how the upload and download progress.
+    /// Sends `request` (a redirect is returned, not followed), telling `observer` how the upload and download
+    /// progress.
     ///
     /// - Parameters:
     ///   - request: The request.
@@ -125,7 +126,7 @@ public final class URLSessionTransport: Transport {
 
     // MARK: - Exchanges
 
-    /// Sends `request` and follows redirects; the last hop's result.
+    /// Sends `request` as one exchange (a redirect comes back as it is) and returns its result.
     func exchange(
         _ request: HTTPRequest,
         sink: URLSessionTransfer.Sink,
@@ -133,24 +134,15 @@ public final class URLSessionTransport: Transport {
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
     ) async throws -> URLSessionTransferResult {
         try request.validate()
-        let deadline = Self.deadline(request.deadline)
-        var current = request
-        var redirects = RedirectStateMachine(limit: configuration.maximumRedirects)
-        while true {
-            var result = try await perform(
-                current,
-                sink: sink,
-                observer: observer,
-                deadline: deadline,
-                onFileResponse: onFileResponse
-            )
-            result.response.url = current.url
-            switch redirects.received(result.response, for: current) {
-            case .finish: return result
-            case .follow(let next): current = next
-            case .fail(let error): throw error
-            }
-        }
+        var result = try await perform(
+            request,
+            sink: sink,
+            observer: observer,
+            deadline: Self.deadline(request.deadline),
+            onFileResponse: onFileResponse
+        )
+        result.response.url = request.url
+        return result
     }
 
     /// When a deadline of `seconds` from now falls, in uptime nanoseconds; `nil` for none (`nil`, infinite or NaN
@@ -165,7 +157,7 @@ public final class URLSessionTransport: Transport {
         return (at, seconds)
     }
 
-    /// Runs one URLSession task for `request` (no redirects).
+    /// Runs one URLSession task for `request`.
     func perform(
         _ request: HTTPRequest,
         sink: URLSessionTransfer.Sink,

@@ -51,7 +51,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         transfer(task)?.didSend(totalBytesSent: totalBytesSent, totalBytesExpected: totalBytesExpectedToSend)
     }
 
-    /// Never lets URLSession follow a redirect: the transport follows them itself (see ``RedirectPolicy``).
+    /// Never lets URLSession follow a redirect: the transport returns the 3xx as it is, and an `API` follows it at
+    /// the end of its middleware chain (see ``RedirectFollower``).
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

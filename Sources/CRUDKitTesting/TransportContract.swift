@@ -2,7 +2,8 @@ import CRUDKit
 import Foundation
 
 /// Checks that any ``CRUDKit/Transport`` can be run against over ``LoopbackServer``, so every transport behaves
-/// the way CRUDKit's pipeline expects: the same statuses, redirects, limits and errors.
+/// the way CRUDKit's pipeline expects: the same statuses, framing, closes, limits and errors, one exchange per request
+/// (a redirect comes back as it is: following it, like cookies and the deadline across hops, is the `API`'s).
 ///
 /// Build a contract from a factory, then run each check as its own test:
 ///
@@ -10,8 +11,7 @@ import Foundation
 /// let contract = TransportContract { settings in
 ///     URLSessionTransport(configuration: .init(
 ///         idleTimeout: settings.idleTimeout,
-///         maximumResponseSize: settings.maximumResponseSize,
-///         maximumRedirects: settings.maximumRedirects))
+///         maximumResponseSize: settings.maximumResponseSize))
 /// }
 ///
 /// @Test(arguments: contract.checks)
@@ -29,19 +29,15 @@ public struct TransportContract: Sendable {
         public var idleTimeout: TimeInterval
         /// The largest response body held in memory before ``CRUDError/responseTooLarge(limit:)``.
         public var maximumResponseSize: Int
-        /// Redirects followed at most before ``CRUDError/tooManyRedirects(limit:)``.
-        public var maximumRedirects: Int
 
         /// Creates settings; the defaults suit most checks.
         ///
         /// - Parameters:
         ///   - idleTimeout: Idle timeout in seconds (default 10).
         ///   - maximumResponseSize: Largest in-memory body in bytes (default 1 MB).
-        ///   - maximumRedirects: Redirects followed at most (default 5).
-        public init(idleTimeout: TimeInterval = 10, maximumResponseSize: Int = 1 << 20, maximumRedirects: Int = 5) {
+        public init(idleTimeout: TimeInterval = 10, maximumResponseSize: Int = 1 << 20) {
             self.idleTimeout = idleTimeout
             self.maximumResponseSize = maximumResponseSize
-            self.maximumRedirects = maximumRedirects
         }
     }
 

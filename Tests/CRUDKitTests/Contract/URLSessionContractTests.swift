@@ -10,8 +10,7 @@ extension NetworkTests {
             URLSessionTransport(
                 configuration: .init(
                     idleTimeout: settings.idleTimeout,
-                    maximumResponseSize: settings.maximumResponseSize,
-                    maximumRedirects: settings.maximumRedirects))
+                    maximumResponseSize: settings.maximumResponseSize))
         }
 
         @Test(.timeLimit(.minutes(TestEnvironment.minutes(1))), arguments: contract.checks)

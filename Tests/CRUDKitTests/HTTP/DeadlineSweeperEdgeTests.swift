@@ -76,7 +76,7 @@ extension NetworkTests {
             let start = clock.now
             var outcome: String
             do {
-                outcome = "status \(try await transport.send(HTTPRequest(url: url, deadline: deadline)).status)"
+                outcome = "status \(try await transport.following(HTTPRequest(url: url, deadline: deadline)).status)"
             } catch let error as CRUDError {
                 outcome = "\(error)"
             } catch {
@@ -216,7 +216,7 @@ extension NetworkTests {
             let start = clock.now
             let outcome = try await withinSeconds(5) { () -> String in
                 do {
-                    return "status \(try await transport.download(request, to: destination, observer: .none).status)"
+                    return "status \(try await transport.downloadFollowing(request, to: destination).status)"
                 } catch {
                     return "\(error)"
                 }
@@ -267,7 +267,7 @@ extension NetworkTests {
                 let start = clock.now
                 let outcome = try await withinSeconds(5) { () -> String in
                     do {
-                        return "status \(try await transport.send(request).status)"
+                        return "status \(try await transport.following(request).status)"
                     } catch {
                         return "\(error)"
                     }

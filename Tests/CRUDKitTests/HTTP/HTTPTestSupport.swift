@@ -1,4 +1,5 @@
 import CRUDKit
+import CRUDKitHTTP
 import CRUDKitTesting
 import Foundation
 import Testing
@@ -86,5 +87,22 @@ struct ThroughAPI: Sendable {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await api.send(request)
+    }
+}
+
+extension Transport {
+    /// Sends `request` one exchange per hop, its redirects followed as the end of an `API`'s chain follows them (at
+    /// most `limit`, one deadline across hops): a transport alone returns a 3xx as it is.
+    func following(_ request: HTTPRequest, limit: Int = 5) async throws -> HTTPResponse {
+        try await RedirectFollower(limit: limit).follow(request) { try await send($0) }
+    }
+
+    /// Downloads `request` to `destination` like ``following(_:limit:)``.
+    func downloadFollowing(
+        _ request: HTTPRequest, to destination: URL, limit: Int = 5
+    ) async throws -> HTTPResponse {
+        try await RedirectFollower(limit: limit).follow(request) {
+            try await download($0, to: destination, observer: .none)
+        }
     }
 }

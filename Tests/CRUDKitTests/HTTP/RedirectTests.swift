@@ -25,6 +25,14 @@ extension NetworkTests {
             return server
         }
 
+        /// Sends `request` over `transport` (one exchange per hop), its redirects followed as the end of an API's
+        /// chain follows them.
+        private static func send(
+            _ request: HTTPRequest, limit: Int = 5, over transport: URLSessionTransport = URLSessionTransport()
+        ) async throws -> HTTPResponse {
+            try await RedirectFollower(limit: limit).follow(request) { try await transport.send($0) }
+        }
+
         private static func redirect(_ server: LoopbackServer, to location: String, status: Int) throws -> URL {
             var request = HTTPRequest(url: server.baseURL.appendingPathComponent("to"))
             try request.appendQuery(["l": .string(location), "s": .string(String(status))])
@@ -36,7 +44,7 @@ extension NetworkTests {
             let server = try Self.makeServer()
             defer { server.stop() }
 
-            let response = try await URLSessionTransport().send(
+            let response = try await Self.send(
                 HTTPRequest(url: try Self.redirect(server, to: "/people/", status: status))
             )
 
@@ -51,7 +59,7 @@ extension NetworkTests {
             defer { server.stop() }
             let other = "http://localhost:\(server.port)/elsewhere/?x=1"
 
-            let response = try await URLSessionTransport().send(
+            let response = try await Self.send(
                 HTTPRequest(url: try Self.redirect(server, to: other, status: 302)))
 
             #expect(response.status == 200)
@@ -65,7 +73,7 @@ extension NetworkTests {
             defer { server.stop() }
             let body = Data(#"{"name":"Ada"}"#.utf8)
 
-            let response = try await URLSessionTransport().send(
+            let response = try await Self.send(
                 .json(.post, url: try Self.redirect(server, to: "/people/", status: status), body: body)
             )
 
@@ -80,7 +88,7 @@ extension NetworkTests {
             let server = try Self.makeServer()
             defer { server.stop() }
 
-            _ = try await URLSessionTransport().send(
+            _ = try await Self.send(
                 .json(.post, url: try Self.redirect(server, to: "/people/7", status: 303), body: Data("{}".utf8))
             )
 
@@ -95,7 +103,7 @@ extension NetworkTests {
             let server = try Self.makeServer()
             defer { server.stop() }
 
-            let response = try await URLSessionTransport().send(
+            let response = try await Self.send(
                 .json(.put, url: try Self.redirect(server, to: "/people/7", status: status), body: Data("{}".utf8))
             )
 
@@ -113,14 +121,15 @@ extension NetworkTests {
             ]
             let transport = URLSessionTransport()
 
-            _ = try await transport.send(
-                HTTPRequest(url: try Self.redirect(server, to: "/same", status: 302), headers: headers)
+            _ = try await Self.send(
+                HTTPRequest(url: try Self.redirect(server, to: "/same", status: 302), headers: headers), over: transport
             )
-            _ = try await transport.send(
+            _ = try await Self.send(
                 HTTPRequest(
                     url: try Self.redirect(server, to: "http://localhost:\(server.port)/other", status: 307),
                     headers: headers
-                )
+                ),
+                over: transport
             )
 
             let requests = server.requests
@@ -137,10 +146,8 @@ extension NetworkTests {
         @Test func capsTheNumberOfRedirects() async throws {
             let server = try Self.makeServer()
             defer { server.stop() }
-            let transport = URLSessionTransport(configuration: .init(maximumRedirects: 3))
-
             await #expect {
-                try await transport.send(HTTPRequest(url: server.baseURL.appendingPathComponent("loop")))
+                try await Self.send(HTTPRequest(url: server.baseURL.appendingPathComponent("loop")), limit: 3)
             } throws: { error in
                 isCRUDError(error) { if case .tooManyRedirects(limit: 3) = $0 { true } else { false } }
             }
@@ -155,11 +162,11 @@ extension NetworkTests {
             let request = HTTPRequest(url: try Self.redirect(server, to: "", status: 302))
 
             #if os(Linux)
-            await #expect { try await URLSessionTransport().send(request) } throws: {
+            await #expect { try await Self.send(request) } throws: {
                 isCRUDError($0) { $0.isTransport }
             }
             #else
-            #expect(try await URLSessionTransport().send(request).status == 302)
+            #expect(try await Self.send(request).status == 302)
             #endif
             #expect(server.requests.count == 1)
         }

@@ -31,7 +31,7 @@ struct ClosureTransport: Transport {
 
 func readmeTransportSample(baseURL: URL, video: URL) async throws -> URL {
     let transport = URLSessionTransport(
-        configuration: .init(maximumConnectionsPerHost: 32, idleTimeout: 15, maximumRedirects: 5)
+        configuration: .init(maximumConnectionsPerHost: 32, idleTimeout: 15)
     )
 
     // A form upload with progress, streamed from disk.

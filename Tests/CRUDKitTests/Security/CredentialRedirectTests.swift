@@ -64,7 +64,7 @@ extension NetworkTests {
             defer { server.stop() }
             let target = "http://localhost:\(server.port)/landing"
 
-            let response = try await URLSessionTransport().send(
+            let response = try await URLSessionTransport().following(
                 HTTPRequest(url: try Self.hop(server, to: target, status: status), headers: Self.credentials))
 
             #expect(response.status == 200)
@@ -82,7 +82,7 @@ extension NetworkTests {
             let second = try Self.makeServer()
             defer { second.stop() }
 
-            let response = try await URLSessionTransport().send(
+            let response = try await URLSessionTransport().following(
                 HTTPRequest(
                     url: try Self.hop(first, to: "http://127.0.0.1:\(second.port)/landing", status: status),
                     headers: Self.credentials)
@@ -102,7 +102,7 @@ extension NetworkTests {
             let back = "http://127.0.0.1:\(server.port)/home"
             let away = try Self.hop(server, host: "localhost", to: back, status: 307).absoluteString
 
-            _ = try await URLSessionTransport().send(
+            _ = try await URLSessionTransport().following(
                 HTTPRequest(url: try Self.hop(server, to: away, status: 307), headers: Self.credentials))
 
             let requests = server.requests

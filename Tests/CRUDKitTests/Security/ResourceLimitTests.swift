@@ -15,11 +15,11 @@ extension NetworkTests {
             { error in isCRUDError(error) { if case .tooManyRedirects(limit: limit) = $0 { true } else { false } } }
         }
 
-        @Test func defaultsAre50MBAnd10Redirects() {
+        @Test func defaultsAre50MBAnd5Redirects() {
             let configuration = URLSessionTransport.Configuration()
             #expect(configuration.maximumResponseSize == 50 * 1024 * 1024)
-            #expect(configuration.maximumRedirects == 10)
             #expect(URLSessionTransport().configuration == configuration)
+            #expect(APIConfiguration(baseURL: nil).maximumRedirects == 5)
         }
 
         /// `/<n>` answers `n` bytes: `/declared/<n>` with a `Content-Length`, `/chunked/<n>` without one.
@@ -104,21 +104,18 @@ extension NetworkTests {
         func exactlyTheLimitOfRedirectsIsFollowedAndOneMoreFails(limit: Int?) async throws {
             let server = try Self.makeChainServer()
             defer { server.stop() }
-            let configuration =
-                limit.map { URLSessionTransport.Configuration(maximumRedirects: $0) } ?? .init()
+            var configuration = APIConfiguration(
+                baseURL: server.baseURL, transport: URLSessionTransport(), middleware: [])
+            if let limit { configuration.maximumRedirects = limit }
             let allowed = configuration.maximumRedirects
-            let transport = URLSessionTransport(configuration: configuration)
+            let api = API(configuration: configuration)
 
-            let response = try await transport.send(
-                HTTPRequest(url: server.baseURL.appendingPathComponent("chain/\(allowed)")))
+            let response = try await api.get("chain/\(allowed)")
             #expect(response.body == Data("end".utf8))
             #expect(server.requests.count == allowed + 1)
 
             await #expect(
-                performing: {
-                    try await transport.send(
-                        HTTPRequest(url: server.baseURL.appendingPathComponent("chain/\(allowed + 1)")))
-                },
+                performing: { try await api.get("chain/\(allowed + 1)") },
                 throws: Self.isTooManyRedirects(allowed))
             #expect(server.requests.count == (allowed + 1) + (allowed + 1), "no request beyond the limit was sent")
         }

@@ -74,6 +74,18 @@ public struct APIConfiguration: Sendable {
     /// let admin = API(configuration: APIConfiguration(baseURL: site, transport: other, cookieJar: jar))
     /// ```
     public var cookieJar: CookieJar
+    /// Redirects an exchange follows at most before it fails with ``CRUDError/tooManyRedirects(limit:)`` (default
+    /// 5); with 0, any redirect the rules below would follow fails.
+    ///
+    /// Redirects are followed once, at the end of the middleware chain, by the same rules whatever the transport
+    /// (which sends one exchange and returns a 3xx as it is): 301 and 302 for `GET` and `HEAD` only, 303 as a `GET`
+    /// without body, 307 and 308 with method and body, credentials and cookies never sent to another origin, one
+    /// ``deadline`` across every hop, each hop's `Set-Cookie` kept in ``cookieJar``.
+    ///
+    /// ```swift
+    /// let strict = api.with { $0.maximumRedirects = 0 }  // a GET answered 302 fails with .tooManyRedirects(limit: 0)
+    /// ```
+    public var maximumRedirects: Int
     /// The clock retries wait on; tests put a manual one here so nothing sleeps for real.
     public var clock: any APIClock
     /// What the server expects, in one place: trailing slash, lists in queries, JSON coding, pagination, error
@@ -100,7 +112,8 @@ public struct APIConfiguration: Sendable {
         conventions: APIConventions = .standard,
         middleware: [any Middleware] = .standard,
         downloadDeadline: TimeInterval? = 3600,
-        cookieJar: CookieJar = CookieJar()
+        cookieJar: CookieJar = CookieJar(),
+        maximumRedirects: Int = 5
     ) {
         self.baseURL = baseURL
         self.headers = headers
@@ -112,6 +125,7 @@ public struct APIConfiguration: Sendable {
         self.deadline = deadline
         self.downloadDeadline = downloadDeadline
         self.cookieJar = cookieJar
+        self.maximumRedirects = maximumRedirects
         self.clock = clock
         self.conventions = conventions
         self.middleware = middleware
@@ -141,7 +155,7 @@ extension APIConfiguration: CustomStringConvertible {
         let downloadDeadline = self.downloadDeadline.map { "\($0) s" } ?? "none"
         return "APIConfiguration(baseURL: \(baseURL.map(redaction.redact) ?? "none"), headers: [\(headers)], "
             + "query: [\(query.joined(separator: "&"))], timeout: \(timeout), deadline: \(deadline), "
-            + "downloadDeadline: \(downloadDeadline), "
+            + "downloadDeadline: \(downloadDeadline), maximumRedirects: \(maximumRedirects), "
             + "transport: \(type(of: transport)), middleware: [\(middleware.map { "\($0.name)" }.joined(separator: ", "))])"
     }
 }

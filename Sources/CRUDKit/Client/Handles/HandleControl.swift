@@ -43,26 +43,27 @@ package final class HandleControl: Sendable {
 
     // MARK: - Exchanges
 
-    /// One exchange of the handle's request: a read through the driver (continued across pauses for a `GET` over
-    /// a ``ResumableTransport``), a write through the transport once running, marked as on the wire.
+    /// One exchange of the handle's request, its redirects followed by `redirects`: a read through the driver
+    /// (continued across pauses for a `GET` over a ``ResumableTransport``, each attempt following the redirects), a
+    /// write through the transport once running, marked as on the wire.
     func exchange(
-        _ request: HTTPRequest, observer: TransferObserver, transport: any Transport
+        _ request: HTTPRequest, observer: TransferObserver, transport: any Transport, redirects: RedirectFollower
     ) async throws
         -> HTTPResponse
     {
         switch request.method {
         case .get, .head, .options, "TRACE":
-            return try await read(request, observer: observer, transport: transport)
+            return try await read(request, observer: observer, transport: transport, redirects: redirects)
         default:
             return try await driver.write(method: request.method.rawValue) {
-                try await transport.send(request, observer: observer)
+                try await redirects.follow(request) { try await transport.send($0, observer: observer) }
             }
         }
     }
 
     /// Reads `request` through the driver, holding the body in memory within the transport's maximum response size.
     private func read(
-        _ request: HTTPRequest, observer: TransferObserver, transport: any Transport
+        _ request: HTTPRequest, observer: TransferObserver, transport: any Transport, redirects: RedirectFollower
     ) async throws
         -> HTTPResponse
     {
@@ -76,7 +77,8 @@ package final class HandleControl: Sendable {
             if progress.completedBytes > limit { driver.abort(.responseTooLarge(limit: limit)) }
         }
         var (response, fromFile) = try await driver.read(
-            request, continuable: request.method == .get, transport: transport, file: file, observer: watched)
+            request, continuable: request.method == .get, transport: transport, file: file, observer: watched,
+            redirects: redirects)
         guard fromFile else { return response }
         if kept.size > limit { throw CRUDError.responseTooLarge(limit: limit) }
         // Read back through the descriptor that wrote it, never by its name.

@@ -10,33 +10,44 @@ extension MiddlewareChain {
         return try await CoalescingMiddleware.share(request, context, send: exchange)
     }
 
-    /// The transport sends the request (into memory, a file, or steered by a handle), its errors become
-    /// ``CRUDError``s, and the response remembers the credentials sent (for descriptions).
+    /// The transport sends the request (into memory, a file, or steered by a handle) one exchange per hop, the
+    /// redirects are followed here, its errors become ``CRUDError``s, and the response remembers the credentials
+    /// sent (for descriptions).
     ///
-    /// The one place every exchange of every transport passes (``transfer(_:_:)`` is the chain's only end), so the
-    /// API's cookies are kept here: a request without a `Cookie` header gets the API's jar's for its URL, and the
-    /// response's `Set-Cookie` fields go into the jar under the URL that answered.
+    /// The one place every exchange of every transport passes (``transfer(_:_:)`` is the chain's only end), so what
+    /// holds across hops lives here, in a ``RedirectFollower``: the API's cookies (a request without a `Cookie`
+    /// header gets the API's jar's for its URL, hop by hop, and every hop's `Set-Cookie` fields go into the jar under
+    /// the URL that answered), the redirects (at most ``APIConfiguration/maximumRedirects``) and one deadline across
+    /// them (the request's ``HTTPRequest/deadline``).
     static func exchange(_ request: HTTPRequest, _ context: MiddlewareContext) async throws -> HTTPResponse {
         // The configuration's fields are read one by one: a copy of all of it costs a retain per field.
         let api = context.api
         let jar = api.configuration.cookieJar
         var request = request
-        request.addCookies(from: jar)
+        // A `Cookie` the jar gave (here, or in CacheMiddleware) is replaced hop by hop; the caller's own follows the
+        // redirect policy's credential rules.
+        let cookieFromJar =
+            request.addCookies(from: jar)
+            || request.headers["Cookie"].map { $0 == jar.cookieHeader(for: request.url) } == true
+        let redirects = RedirectFollower(
+            limit: api.configuration.maximumRedirects, jar: jar, cookieFromJar: cookieFromJar)
+        let transport = api.configuration.transport
         var response: HTTPResponse
         do {
             switch context.transfer {
             case .memory(let observer):
-                response = try await api.configuration.transport.send(request, observer: observer)
+                response = try await redirects.follow(request) { try await transport.send($0, observer: observer) }
             case .handle(let control, let observer):
                 response = try await control.exchange(
-                    request, observer: observer, transport: api.configuration.transport)
+                    request, observer: observer, transport: transport, redirects: redirects)
             case .file(let destination, let observer):
-                response = try await api.configuration.transport.download(request, to: destination, observer: observer)
+                response = try await redirects.follow(request) {
+                    try await transport.download($0, to: destination, observer: observer)
+                }
             }
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
-        jar.store(from: response.headers, for: response.url ?? request.url)
         response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
         return response
     }
@@ -44,10 +55,12 @@ extension MiddlewareChain {
 
 extension HTTPRequest {
     /// Adds `jar`'s `Cookie` header for this request's URL, unless the request carries a `Cookie` of its own.
-    mutating func addCookies(from jar: CookieJar) {
-        if !headers.contains("Cookie"), let cookie = jar.cookieHeader(for: url) {
-            headers.add(name: "Cookie", value: cookie)
-        }
+    /// - Returns: Whether a `Cookie` header was added.
+    @discardableResult
+    mutating func addCookies(from jar: CookieJar) -> Bool {
+        guard !headers.contains("Cookie"), let cookie = jar.cookieHeader(for: url) else { return false }
+        headers.add(name: "Cookie", value: cookie)
+        return true
     }
 }
 

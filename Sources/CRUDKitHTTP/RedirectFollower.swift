@@ -1,0 +1,82 @@
+@_spi(TransportKit) import CRUDKitCore
+import Foundation
+
+/// The one redirect loop: sends an exchange through a transport, one hop at a time, and follows each redirect
+/// ``RedirectPolicy`` allows. A transport sends one exchange and returns a 3xx as it is; this stage, at the end of an
+/// `API`'s middleware chain (and in ``DownloadTask``), turns those hops into one answer.
+///
+/// Per hop:
+/// - the next request is ``RedirectPolicy/nextRequest(after:to:resendingBodyAcrossOrigins:)``'s (method, body and
+///   credentials by its rules); more than ``limit`` redirects fail with ``CRUDError/tooManyRedirects(limit:)``;
+/// - one deadline covers every hop: the request's ``HTTPRequest/deadline`` counts from the first hop, each later hop
+///   carries what is left of it, and when nothing is left the exchange fails with ``CRUDError/Timeout/deadline(_:)``
+///   (the request's own figure, whichever hop ran out);
+/// - with a ``jar``, each hop's `Set-Cookie` is stored under the URL that answered it, and each later hop carries the
+///   jar's `Cookie` for its own URL in place of the one the jar gave the hop before (a `Cookie` the caller set
+///   follows the policy's credential rules instead);
+/// - the response's `url` is the URL that answered; a cancelled task stops between hops with
+///   ``CRUDError/cancelled``.
+package struct RedirectFollower: Sendable {
+    /// The most redirects followed.
+    package let limit: Int
+    /// Where cookies are read and stored per hop; `nil` for none.
+    package let jar: CookieJar?
+    /// Whether the first request's `Cookie` header is the jar's (replaced hop by hop) rather than the caller's.
+    package let cookieFromJar: Bool
+
+    /// A follower of at most `limit` redirects, keeping cookies in `jar`.
+    /// - Parameters:
+    ///   - limit: The most redirects followed (a negative one counts as 0).
+    ///   - jar: The cookie jar, or `nil`.
+    ///   - cookieFromJar: Whether the request's `Cookie` header was added from `jar`.
+    package init(limit: Int, jar: CookieJar? = nil, cookieFromJar: Bool = false) {
+        self.limit = max(0, limit)
+        self.jar = jar
+        self.cookieFromJar = cookieFromJar
+    }
+
+    /// Sends `request` with `send`, then each redirect the policy follows, and returns the last response.
+    /// - Parameters:
+    ///   - request: The first hop.
+    ///   - send: Sends one hop (one exchange, no redirects) and returns its response.
+    /// - Returns: The response that ends the chain of redirects, whatever its status.
+    /// - Throws: ``CRUDError``, and what `send` throws.
+    package func follow(
+        _ request: HTTPRequest, send: (HTTPRequest) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        let deadline = request.deadline.flatMap { $0.isFinite ? $0 : nil }
+        let start = deadline == nil ? nil : ContinuousClock.now
+        var current = request
+        var cookieFromJar = self.cookieFromJar
+        var followed = 0
+        while true {
+            var response: HTTPResponse
+            do {
+                response = try await send(current)
+            } catch CRUDError.timedOut(.deadline) where followed > 0 {
+                throw CRUDError.timedOut(.deadline(deadline ?? 0))
+            }
+            if response.url == nil { response.url = current.url }
+            jar?.store(from: response.headers, for: current.url)
+            guard var next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
+            followed += 1
+            guard followed <= limit else { throw CRUDError.tooManyRedirects(limit: limit) }
+            if Task.isCancelled { throw CRUDError.cancelled }
+            if let jar {
+                if cookieFromJar { next.headers["Cookie"] = nil }
+                cookieFromJar = false
+                if !next.headers.contains("Cookie"), let cookie = jar.cookieHeader(for: next.url) {
+                    next.headers.add(name: "Cookie", value: cookie)
+                    cookieFromJar = true
+                }
+            }
+            if let deadline, let start {
+                let elapsed = start.duration(to: .now).components
+                let left = deadline - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
+                guard left > 0 else { throw CRUDError.timedOut(.deadline(deadline)) }
+                next.deadline = left
+            }
+            current = next
+        }
+    }
+}
