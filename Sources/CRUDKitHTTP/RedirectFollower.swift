@@ -11,9 +11,10 @@ import Foundation
 /// - one deadline covers every hop: the request's ``HTTPRequest/deadline`` counts from the first hop, each later hop
 ///   carries what is left of it, and when nothing is left the exchange fails with ``CRUDError/Timeout/deadline(_:)``
 ///   (the request's own figure, whichever hop ran out);
-/// - with a ``jar``, each hop's `Set-Cookie` is stored under the URL that answered it, and each later hop carries the
-///   jar's `Cookie` for its own URL in place of the one the jar gave the hop before (a `Cookie` the caller set
-///   follows the policy's credential rules instead);
+/// - with a ``jar``, each hop's `Set-Cookie` is stored under the URL that answered it, and each later hop on the same
+///   origin as the hop before carries the jar's `Cookie` for its own URL in place of the one the jar gave the hop
+///   before; a hop to another origin carries none (the jar matches hosts, not ports or schemes), and a `Cookie` the
+///   caller set follows the policy's credential rules;
 /// - the response's `url` is the URL that answered; a cancelled task stops between hops with
 ///   ``CRUDError/cancelled``.
 package struct RedirectFollower: Sendable {
@@ -65,7 +66,11 @@ package struct RedirectFollower: Sendable {
             if let jar {
                 if cookieFromJar { next.headers["Cookie"] = nil }
                 cookieFromJar = false
-                if !next.headers.contains("Cookie"), let cookie = jar.cookieHeader(for: next.url) {
+                // A hop to another origin carries no cookie, as it carries no credential: the jar matches hosts, not
+                // ports or schemes, so its cookies for that URL may be the first origin's.
+                if RedirectPolicy.sameOrigin(current.url, next.url), !next.headers.contains("Cookie"),
+                    let cookie = jar.cookieHeader(for: next.url)
+                {
                     next.headers.add(name: "Cookie", value: cookie)
                     cookieFromJar = true
                 }

@@ -1,10 +1,10 @@
 import CRUDKitCore
 import Foundation
 
-/// How CRUDKit's transports follow redirects. ``URLSessionTransport`` switches URLSession's own handling off (on
-/// Linux it resolves some relative locations wrongly and re-sends 307/308 without their body) and follows
-/// redirects with this policy; a transport of your own (or the AsyncHTTPClient adapter) calls
-/// ``nextRequest(after:to:resendingBodyAcrossOrigins:)`` after each response to behave the same.
+/// How CRUDKit follows redirects, once, at the end of an `API`'s middleware chain (``RedirectFollower``), whatever
+/// the transport: every transport sends one exchange and returns a 3xx as it is (``URLSessionTransport`` switches
+/// URLSession's own handling off: on Linux it resolves some relative locations wrongly and re-sends 307/308 without
+/// their body).
 ///
 /// - 301 and 302 are followed for `GET` and `HEAD` only. For any other method the redirect response is returned
 ///   as it is, so a write is never silently turned into a body-less `GET` (browsers do that; an API client
@@ -23,7 +23,7 @@ import Foundation
 ///   (``nextRequest(after:to:resendingBodyAcrossOrigins:)``); by default the redirect response is returned as the
 ///   final response, so a body is never sent to a host it was not addressed to.
 /// - Other statuses, a missing `Location`, or a location that is not http(s) end the chain with that response.
-@_spi(TransportKit) public enum RedirectPolicy {
+package enum RedirectPolicy {
     /// The headers never sent to another origin, whatever the request says: the standard credential headers and
     /// the common API-key and token headers.
     package static let credentialHeaders = [
@@ -52,7 +52,7 @@ import Foundation
     ///   - resendingBodyAcrossOrigins: Whether a 307 or 308 may send the request's body to another origin; when
     ///     `false` (the default) such a redirect ends the chain with its response.
     /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
-    public static func nextRequest(
+    package static func nextRequest(
         after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool = false
     ) -> HTTPRequest? {
         switch response.status {

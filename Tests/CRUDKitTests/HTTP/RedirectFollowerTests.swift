@@ -274,30 +274,48 @@ import Testing
         #expect(jar.cookieHeader(for: Self.url("/home")) == "session=abc")
     }
 
-    @Test func theJarsCookieIsChosenAgainForEachHopsURL() async throws {
+    @Test func theJarsCookieIsChosenAgainForEachHopOnTheSameOrigin() async throws {
         let jar = CookieJar()
         jar.store(setCookieHeaders: ["a=1; Path=/"], for: Self.url("/"))
-        jar.store(setCookieHeaders: ["b=2; Path=/"], for: Self.url("/", "http://other.example.com"))
-        let stubs = Self.stubs(location: "http://other.example.com/landing")
-        stubs.on(nil, "/landing") { .text($0.request.headers["Cookie"] ?? "") }
+        jar.store(setCookieHeaders: ["deep=2; Path=/deep"], for: Self.url("/deep/"))
+        let stubs = Self.stubs(location: "/deep/landing")
+        stubs.on(nil, "/deep/landing") { .text($0.request.headers["Cookie"] ?? "") }
         var request = HTTPRequest(url: Self.url("/to/302"))
         request.headers["Cookie"] = jar.cookieHeader(for: request.url)
         let response = try await RedirectFollower(limit: 5, jar: jar, cookieFromJar: true).follow(request) {
             try await stubs.send($0)
         }
-        #expect(Self.text(response) == "b=2", "the other host got \(Self.text(response))")
+        #expect(Self.text(response) == "deep=2; a=1", "the hop to /deep carried \(Self.text(response))")
     }
 
-    @Test func theCallersCookieFollowsTheCredentialRules() async throws {
+    /// The jar matches hosts, not ports or schemes: a hop to another origin (another port of the same host
+    /// included) carries none of its cookies, nor the caller's.
+    @Test(arguments: [
+        "http://api.example.com:8080/landing", "https://api.example.com/landing", "http://o.example.com/landing",
+    ])
+    func aHopToAnotherOriginCarriesNoCookie(location: String) async throws {
         let jar = CookieJar()
-        jar.store(setCookieHeaders: ["b=2; Path=/"], for: Self.url("/", "http://other.example.com"))
-        for (location, expected) in [("/landing", "own=1"), ("http://other.example.com/landing", "b=2")] {
-            let stubs = Self.stubs(location: location)
-            stubs.on(nil, "/landing") { .text($0.request.headers["Cookie"] ?? "") }
-            let response = try await Self.follow(
-                HTTPRequest(url: Self.url("/to/302"), headers: ["Cookie": "own=1"]), through: stubs, jar: jar)
-            #expect(Self.text(response) == expected, "after a redirect to \(location)")
+        jar.store(setCookieHeaders: ["a=1; Path=/"], for: Self.url("/"))
+        jar.store(setCookieHeaders: ["b=2; Path=/"], for: Self.url("/", "http://o.example.com"))
+        for own in [nil, "own=1"] as [String?] {
+            let stubs = Self.stubs(location: location, headers: ["Set-Cookie": "set=3; Path=/"])
+            stubs.on(nil, "/landing") { .text($0.request.headers["Cookie"] ?? "none") }
+            var request = HTTPRequest(url: Self.url("/to/302"))
+            request.headers["Cookie"] = own ?? jar.cookieHeader(for: request.url)
+            let response = try await RedirectFollower(limit: 5, jar: jar, cookieFromJar: own == nil).follow(request) {
+                try await stubs.send($0)
+            }
+            #expect(Self.text(response) == "none", "\(location) got \(Self.text(response))")
         }
+        #expect(jar.cookieHeader(for: Self.url("/x")) == "a=1; set=3", "the 302's Set-Cookie was not kept")
+    }
+
+    @Test func theCallersCookieStaysOnTheSameOrigin() async throws {
+        let stubs = Self.stubs(location: "/landing")
+        stubs.on(nil, "/landing") { .text($0.request.headers["Cookie"] ?? "") }
+        let response = try await Self.follow(
+            HTTPRequest(url: Self.url("/to/302"), headers: ["Cookie": "own=1"]), through: stubs, jar: CookieJar())
+        #expect(Self.text(response) == "own=1")
     }
 
     // MARK: - Through an API

@@ -26,7 +26,7 @@ extension AsyncHTTPClientTransport: ResumableTransport {
         _ request: HTTPRequest, into file: URL, continuingAt offset: Int64, observer: TransferObserver,
         head: @escaping @Sendable (HTTPResponse) -> Void
     ) async throws -> HTTPResponse {
-        try await follow(
+        try await perform(
             request, observer: observer, destination: nil,
             appending: FileAppend(
                 file: file, offset: offset, rangeStart: Self.requestedStart(request.headers["Range"]), head: head)

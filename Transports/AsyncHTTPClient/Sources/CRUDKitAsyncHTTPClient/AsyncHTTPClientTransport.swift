@@ -10,11 +10,12 @@ import Tracing
 
 /// A ``CRUDKit/Transport`` over AsyncHTTPClient, for Linux servers (Vapor, Hummingbird, service-to-service calls).
 ///
-/// It follows redirects by CRUDKit's ``CRUDKit/RedirectPolicy`` (AsyncHTTPClient's own redirect following is off),
-/// enforces the idle time and the deadline the request carries (an `API` stamps its defaults on every request; cookies
-/// are the API's too: the headers go as the request carries them), streams response bodies with back-pressure and
-/// stops reading as soon as a body passes ``Configuration/maximumResponseSize``, and maps every failure to a
-/// ``CRUDKit/CRUDError``.
+/// It sends one exchange per request: a redirect comes back as it is, with its `Location` and body (AsyncHTTPClient's
+/// own redirect following is off; an `API` follows redirects at the end of its middleware chain, as for every
+/// transport). It enforces the idle time and the deadline the request carries (an `API` stamps its defaults on every
+/// request; cookies are the API's too: the headers go as the request carries them), streams response bodies with
+/// back-pressure and stops reading as soon as a body passes ``Configuration/maximumResponseSize``, and maps every
+/// failure to a ``CRUDKit/CRUDError``.
 ///
 /// ```swift
 /// let transport = AsyncHTTPClientTransport()            // owns its client
@@ -26,9 +27,6 @@ import Tracing
 /// Pass ``init(client:configuration:)`` an `HTTPClient` you already run (such as `HTTPClient.shared`) to share
 /// its connection pool; a shared client is never shut down by the transport.
 public final class AsyncHTTPClientTransport: Transport {
-    /// The transport's settings; the same as ``CRUDKit/URLSessionTransport/Configuration``.
-    public typealias Configuration = URLSessionTransport.Configuration
-
     /// The settings in force.
     public let configuration: Configuration
     /// The client requests go through.
@@ -47,7 +45,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Creates a transport that owns a new `HTTPClient` built from `configuration`; call ``shutdown()`` when done.
     ///
-    /// - Parameter configuration: Connections per host, timeouts, size and redirect limits.
+    /// - Parameter configuration: Connections per host, the idle timeout, the size limit and the `User-Agent`.
     public init(configuration: Configuration = Configuration()) {
         let settings = Self.clientSettings(for: configuration)
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
@@ -94,13 +92,14 @@ public final class AsyncHTTPClientTransport: Transport {
 
     /// Creates a transport over a client you own; the transport never shuts it down.
     ///
-    /// The client's own redirect following should be off: redirects are followed here, by CRUDKit's policy. Its
+    /// The client's own redirect following should be off: the transport returns each redirect as it is, and an `API`
+    /// follows it by CRUDKit's rules. Its
     /// `decompression` setting decides whether answers are asked for compressed and decoded (with a limit of at
     /// most `maximumResponseSize`, so a gzip bomb stops there).
     /// - Parameters:
     ///   - client: The client to send through, such as `HTTPClient.shared`.
-    ///   - configuration: Size and redirect limits and the idle timeout (the transport's watchdog, beside any read
-    ///     timeout of the client).
+    ///   - configuration: The size limit, the `User-Agent` and the idle timeout (the transport's watchdog, beside any
+    ///     read timeout of the client); its connections per host are the client's business.
     public init(client: HTTPClient, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
@@ -147,13 +146,13 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends `request`, following redirects by CRUDKit's policy, and returns the final response.
+    /// Sends `request` and returns its response; a redirect is returned as it is, not followed.
     ///
     /// - Parameter request: The request; its headers are checked first (see ``CRUDKit/HTTPRequest/validate()``).
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDKit/CRUDError``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await follow(request, observer: .none, destination: nil)
+        try await perform(request, observer: .none, destination: nil)
     }
 
     /// Sends `request` like ``send(_:)``, telling `observer` how the upload and the download progress: the first
@@ -166,7 +165,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Returns: The response, whatever its status.
     /// - Throws: ``CRUDKit/CRUDError``.
     public func send(_ request: HTTPRequest, observer: TransferObserver) async throws -> HTTPResponse {
-        try await follow(request, observer: observer, destination: nil)
+        try await perform(request, observer: observer, destination: nil)
     }
 
     /// Sends `request` and streams a successful (2xx) body into `destination` as it arrives, never holding it
@@ -186,43 +185,25 @@ public final class AsyncHTTPClientTransport: Transport {
         _ request: HTTPRequest, to destination: URL, observer: TransferObserver
     ) async throws -> HTTPResponse {
         try PrivateFiles.checkDestination(destination)
-        return try await follow(request, observer: observer, destination: destination)
+        return try await perform(request, observer: observer, destination: destination)
     }
 
-    /// Sends `request`, following redirects within the limit and the deadline.
-    func follow(
+    /// Sends `request` as one exchange (a redirect comes back as it is) within its idle time and deadline.
+    func perform(
         _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend? = nil
     ) async throws -> HTTPResponse {
         do {
-            return try await following(request, observer: observer, destination: destination, appending: appending)
+            try request.validate()
+            if isShutDown.withLockedValue({ $0 }) { throw Self.shutDownFailure(HTTPClientError.alreadyShutdown) }
+            // The request's deadline only (an API stamps its default, and what is left of it on each redirect hop);
+            // an infinite or not-a-number one is none, as URLSessionTransport reads it.
+            let limit = request.deadline.flatMap { $0.isFinite ? $0 : nil }
+            let deadline = limit.map { NIODeadline.now() + Self.amount($0) } ?? .distantFuture
+            return try await exchange(
+                request, deadline: deadline, limit: limit, observer: observer, destination: destination,
+                appending: appending)
         } catch {
             throw endingError(error)
-        }
-    }
-
-    /// ``follow(_:observer:destination:appending:)`` before a shutdown's ending is named.
-    private func following(
-        _ request: HTTPRequest, observer: TransferObserver, destination: URL?, appending: FileAppend?
-    ) async throws -> HTTPResponse {
-        try request.validate()
-        if isShutDown.withLockedValue({ $0 }) { throw Self.shutDownFailure(HTTPClientError.alreadyShutdown) }
-        // The request's deadline only (an API stamps its default); an infinite or not-a-number one is none, as
-        // URLSessionTransport reads it.
-        let limit = request.deadline.flatMap { $0.isFinite ? $0 : nil }
-        let started = NIODeadline.now()
-        let deadline = limit.map { started + Self.amount($0) } ?? .distantFuture
-        var current = request
-        var redirects = 0
-        while true {
-            let response = try await exchange(
-                current, deadline: deadline, limit: limit, observer: observer, destination: destination,
-                appending: appending)
-            guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
-            redirects += 1
-            if redirects > configuration.maximumRedirects {
-                throw CRUDError.tooManyRedirects(limit: configuration.maximumRedirects)
-            }
-            current = next
         }
     }
 

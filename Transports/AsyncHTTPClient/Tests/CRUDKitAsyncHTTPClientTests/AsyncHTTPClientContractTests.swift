@@ -10,8 +10,7 @@ import Testing
         AsyncHTTPClientTransport(
             configuration: .init(
                 idleTimeout: settings.idleTimeout,
-                maximumResponseSize: settings.maximumResponseSize,
-                maximumRedirects: settings.maximumRedirects))
+                maximumResponseSize: settings.maximumResponseSize))
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: contract.checks)

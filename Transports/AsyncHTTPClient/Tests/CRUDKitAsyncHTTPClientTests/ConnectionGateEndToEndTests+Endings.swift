@@ -70,7 +70,7 @@ extension ConnectionGateEndToEndTests {
         let server = try Self.server(Self.hostile)
         defer { server.stop() }
         let transport = AsyncHTTPClientTransport(
-            configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10, maximumRedirects: 10))
+            configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let base = server.url
         let outcomes = await Self.within(30, "redirect chains") {
             await withTaskGroup(of: String.self) { group in
@@ -108,7 +108,7 @@ extension ConnectionGateEndToEndTests {
         portA.set(serverA.port)
         portB.set(serverB.port)
         let transport = AsyncHTTPClientTransport(
-            configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10, maximumRedirects: 10))
+            configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let base = serverA.url
         let outcomes = await Self.within(30, "ping-pong chains") {
             await withTaskGroup(of: String.self) { group in

@@ -133,7 +133,7 @@ extension ConnectionGateEndToEndTests {
             let transport: any Transport =
                 name == "URLSessionTransport"
                 ? URLSessionTransport(configuration: configuration)
-                : AsyncHTTPClientTransport(configuration: configuration)
+                : AsyncHTTPClientTransport(configuration: .init(matching: configuration))
             let base = server.url
             let holder = Task {
                 HostileServerTests.summary(

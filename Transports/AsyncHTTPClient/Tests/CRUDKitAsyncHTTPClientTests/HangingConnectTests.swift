@@ -56,7 +56,7 @@ import Testing
         _ configuration: URLSessionTransport.Configuration, _ shape: @escaping @Sendable (inout HTTPRequest) -> Void
     ) async throws -> [String] {
         let hole = try ConnectTimeoutTests.Blackhole()
-        let ahc = AsyncHTTPClientTransport(configuration: configuration)
+        let ahc = AsyncHTTPClientTransport(configuration: .init(matching: configuration))
         let session = URLSessionTransport(configuration: configuration)
         var request = HTTPRequest(url: hole.url)
         shape(&request)
@@ -135,7 +135,7 @@ import Testing
                 return .doNotRetry
             }
             let configuration = URLSessionTransport.Configuration(idleTimeout: 0.5)
-            let ahc = AsyncHTTPClientTransport(configuration: configuration)
+            let ahc = AsyncHTTPClientTransport(configuration: .init(matching: configuration))
             let transport: any Transport =
                 name == "ahc" ? ahc : URLSessionTransport(configuration: configuration)
             let api = API(

@@ -32,7 +32,8 @@ import Testing
         let server = try makeStallingServer()
         defer { server.stop() }
         let configuration = URLSessionTransport.Configuration(idleTimeout: transportIdle)
-        let adapter = kind == .asyncHTTPClient ? AsyncHTTPClientTransport(configuration: configuration) : nil
+        let adapter =
+            kind == .asyncHTTPClient ? AsyncHTTPClientTransport(configuration: .init(matching: configuration)) : nil
         let transport: any Transport = adapter ?? URLSessionTransport(configuration: configuration)
         // The default API is written as a user writes it, without a timeout.
         let api =

@@ -29,11 +29,10 @@ import Glibc
         let idle = 2.0
         let port = try Self.refusedPort()
         let url = URL(string: "http://127.0.0.1:\(port)/people")!
-        let configuration = URLSessionTransport.Configuration(idleTimeout: idle)
         var seen: [String] = []
         let transports: [(String, any ResumableTransport)] = [
-            ("ahc shared", AsyncHTTPClientTransport(client: .shared, configuration: configuration)),
-            ("urlsession", URLSessionTransport(configuration: configuration)),
+            ("ahc shared", AsyncHTTPClientTransport(client: .shared, configuration: .init(idleTimeout: idle))),
+            ("urlsession", URLSessionTransport(configuration: .init(idleTimeout: idle))),
         ]
         for (name, transport) in transports {
             let (outcome, seconds) = await HangingConnectTests.attempt(

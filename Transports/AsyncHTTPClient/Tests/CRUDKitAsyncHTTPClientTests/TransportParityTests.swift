@@ -761,3 +761,14 @@ extension TransportParityTests {
     }
 }
 #endif
+
+extension AsyncHTTPClientTransport.Configuration {
+    /// The adapter's settings that match `configuration`'s, for tests that run both transports alike.
+    init(matching configuration: URLSessionTransport.Configuration) {
+        self.init(
+            maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+            idleTimeout: configuration.idleTimeout,
+            maximumResponseSize: configuration.maximumResponseSize,
+            userAgent: configuration.userAgent)
+    }
+}
