@@ -40,7 +40,7 @@ extension URLSessionTransport: ResumableTransport {
     /// The configuration's ``URLSessionTransport/Configuration/maximumResponseSize``.
     public var maximumResponseSize: Int { configuration.maximumResponseSize }
 
-    /// Writes a 2xx body into `file` through the same machinery as ``downloadTask(_:to:observer:)``.
+    /// Writes a 2xx body into `file` through the same machinery as ``downloadTask(_:to:observer:maximumRedirects:)``.
     public func receive(
         _ request: HTTPRequest, into file: URL, continuingAt offset: Int64, observer: TransferObserver,
         head: @escaping @Sendable (HTTPResponse) -> Void
