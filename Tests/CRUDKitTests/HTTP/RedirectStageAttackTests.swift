@@ -28,22 +28,22 @@ import Testing
 
     // MARK: - Credentials the API's Redaction names
 
-    /// The API's `Redaction` lists `X-Signature` and adds the word `pin`: both headers "never follow a redirect to
+    /// The API's `Redaction` lists `X-Customer` and adds the word `pin`: both headers "never follow a redirect to
     /// another origin" (APIAndMiddleware.md), also for an API without the retry stage, the chain the CHANGELOG's own
     /// migration builds (`middleware: []`).
     @Test func headersTheAPIsRedactionNamesDoNotCrossOriginsWithoutTheRetryStage() async throws {
         let stubs = Self.stubs()
-        let redaction = Redaction(headers: ["X-Signature"], secretNames: Redaction.defaultSecretNames.union(["pin"]))
+        let redaction = Redaction(headers: ["X-Customer"], secretNames: Redaction.defaultSecretNames.union(["pin"]))
         let api = API(
             configuration: APIConfiguration(
                 baseURL: URL(string: Self.home)!,
-                headers: ["X-Signature": "sig-s3cret-1", "X-Card-Pin": "pin-s3cret-2"],
+                headers: ["X-Customer": "cus-s3cret-1", "X-Card-Pin": "pin-s3cret-2"],
                 transport: stubs, redaction: redaction, middleware: []))
         _ = try await api.get("go")
         let first = try #require(stubs.recorder.requests.first)
-        #expect(first.request.headers["X-Signature"] == "sig-s3cret-1")
+        #expect(first.request.headers["X-Customer"] == "cus-s3cret-1")
         let landed = try Self.landed(stubs)
-        #expect(landed.headers["X-Signature"] == nil, "a header the API's Redaction lists went to another origin")
+        #expect(landed.headers["X-Customer"] == nil, "a header the API's Redaction lists went to another origin")
         #expect(landed.headers["X-Card-Pin"] == nil, "a header named by the API's secret word went to another origin")
     }
 
