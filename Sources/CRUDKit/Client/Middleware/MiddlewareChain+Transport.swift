@@ -30,7 +30,8 @@ extension MiddlewareChain {
             request.addCookies(from: jar)
             || request.headers["Cookie"].map { $0 == jar.cookieHeader(for: request.url) } == true
         let redirects = RedirectFollower(
-            limit: api.configuration.maximumRedirects, jar: jar, cookieFromJar: cookieFromJar)
+            limit: api.configuration.maximumRedirects, jar: jar, cookieFromJar: cookieFromJar,
+            redaction: api.configuration.redaction)
         let transport = api.configuration.transport
         var response: HTTPResponse
         do {
