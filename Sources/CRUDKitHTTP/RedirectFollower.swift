@@ -24,16 +24,21 @@ package struct RedirectFollower: Sendable {
     package let jar: CookieJar?
     /// Whether the first request's `Cookie` header is the jar's (replaced hop by hop) rather than the caller's.
     package let cookieFromJar: Bool
+    /// The API's rules for secret headers: the headers they list or name with the API's own words are marked
+    /// sensitive before a redirect, so they never go to another origin whichever stage added them; `nil` for none.
+    package let redaction: Redaction?
 
     /// A follower of at most `limit` redirects, keeping cookies in `jar`.
     /// - Parameters:
     ///   - limit: The most redirects followed (a negative one counts as 0).
     ///   - jar: The cookie jar, or `nil`.
     ///   - cookieFromJar: Whether the request's `Cookie` header was added from `jar`.
-    package init(limit: Int, jar: CookieJar? = nil, cookieFromJar: Bool = false) {
+    ///   - redaction: The API's rules for secret headers, or `nil`.
+    package init(limit: Int, jar: CookieJar? = nil, cookieFromJar: Bool = false, redaction: Redaction? = nil) {
         self.limit = max(0, limit)
         self.jar = jar
         self.cookieFromJar = cookieFromJar
+        self.redaction = redaction
     }
 
     /// Sends `request` with `send`, then each redirect the policy follows, and returns the last response.
@@ -59,7 +64,9 @@ package struct RedirectFollower: Sendable {
             }
             if response.url == nil { response.url = current.url }
             jar?.store(from: response.headers, for: current.url)
-            guard var next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
+            guard var next = RedirectPolicy.nextRequest(after: response, to: marked(current, response)) else {
+                return response
+            }
             followed += 1
             guard followed <= limit else { throw CRUDError.tooManyRedirects(limit: limit) }
             if Task.isCancelled { throw CRUDError.cancelled }
@@ -83,5 +90,20 @@ package struct RedirectFollower: Sendable {
             }
             current = next
         }
+    }
+
+    /// `request` with the headers ``redaction`` lists or names by the API's own words marked sensitive, when
+    /// `response` is a redirect (the retry stage marks them too, but a chain may have none, and a stage inside it may
+    /// add a header after it); `request` itself otherwise.
+    private func marked(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPRequest {
+        guard let redaction, [301, 302, 303, 307, 308].contains(response.status) else { return request }
+        var request = request
+        request.sensitiveHeaderNames.formUnion(redaction.headerNames)
+        if redaction.addsSecretNames {
+            for field in request.headers where redaction.namesSecret(field.name) {
+                request.sensitiveHeaderNames.insert(field.name.lowercased())
+            }
+        }
+        return request
     }
 }

@@ -72,15 +72,14 @@ public struct CoalescingMiddleware: Middleware {
             shared.deadline = nil
             return shared
         }()
-        var response: HTTPResponse
+        // The response keeps the credentials the exchange sent (the jar's cookies the chain's end added, each hop's):
+        // the request it shares is this one but for the deadline and the context fields the key leaves out.
         do {
-            response = try await context.api.coalescer.response(for: key, deadline: request.deadline) {
+            return try await context.api.coalescer.response(for: key, deadline: request.deadline) {
                 try await send(shared, context)
             }
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : error
         }
-        response.sentCredentials = SentCredentials(of: request, redaction: context.api.configuration.redaction)
-        return response
     }
 }

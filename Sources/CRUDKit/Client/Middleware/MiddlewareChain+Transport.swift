@@ -30,7 +30,8 @@ extension MiddlewareChain {
             request.addCookies(from: jar)
             || request.headers["Cookie"].map { $0 == jar.cookieHeader(for: request.url) } == true
         let redirects = RedirectFollower(
-            limit: api.configuration.maximumRedirects, jar: jar, cookieFromJar: cookieFromJar)
+            limit: api.configuration.maximumRedirects, jar: jar, cookieFromJar: cookieFromJar,
+            redaction: api.configuration.redaction)
         let transport = api.configuration.transport
         var response: HTTPResponse
         do {
@@ -48,7 +49,12 @@ extension MiddlewareChain {
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
-        response.sentCredentials = SentCredentials(of: request, redaction: api.configuration.redaction)
+        var sent = request
+        // After a redirect the last hop carried the jar's cookies for its own URL: a body that echoes them hides them.
+        if let answered = response.url, answered != request.url, let cookie = jar.cookieHeader(for: answered) {
+            sent.headers.add(name: "Cookie", value: cookie)
+        }
+        response.sentCredentials = SentCredentials(of: sent, redaction: api.configuration.redaction)
         return response
     }
 }
