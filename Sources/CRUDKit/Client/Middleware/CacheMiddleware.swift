@@ -38,7 +38,8 @@ public struct CacheMiddleware: Middleware {
             var request = request
             request.addCookies(from: context.api.configuration.cookieJar)
             var response = try await cache.response(for: request) { try await next($0, context) }
-            response.sentCredentials = SentCredentials(of: request, redaction: context.api.configuration.redaction)
+            response.recordCredentials(
+                of: request, jar: context.api.configuration.cookieJar, redaction: context.api.configuration.redaction)
             return response
         }
         if case .file = context.transfer { return try await next(request, context) }

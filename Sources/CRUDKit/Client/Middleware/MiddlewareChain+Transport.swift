@@ -49,13 +49,20 @@ extension MiddlewareChain {
         } catch {
             throw Task.isCancelled ? CRUDError.cancelled : CRUDError.fromTransport(error, timeout: request.timeout)
         }
+        response.recordCredentials(of: request, jar: jar, redaction: api.configuration.redaction)
+        return response
+    }
+}
+
+extension HTTPResponse {
+    /// Records the credentials `request` sent, for descriptions to hide: its own and, after a redirect, the jar's
+    /// cookies for the URL that answered (the last hop carried them), so a body that echoes them never shows them.
+    mutating func recordCredentials(of request: HTTPRequest, jar: CookieJar, redaction: Redaction) {
         var sent = request
-        // After a redirect the last hop carried the jar's cookies for its own URL: a body that echoes them hides them.
-        if let answered = response.url, answered != request.url, let cookie = jar.cookieHeader(for: answered) {
+        if let answered = url, answered != request.url, let cookie = jar.cookieHeader(for: answered) {
             sent.headers.add(name: "Cookie", value: cookie)
         }
-        response.sentCredentials = SentCredentials(of: sent, redaction: api.configuration.redaction)
-        return response
+        sentCredentials = SentCredentials(of: sent, redaction: redaction)
     }
 }
 
