@@ -12,7 +12,8 @@ import Foundation
 /// - 303 See Other is followed with `GET` (`HEAD` stays `HEAD`) and no body, as RFC 9110 defines it: the write
 ///   has happened and the server points at its result.
 /// - 307 and 308 are followed with the same method and the same body.
-/// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash.
+/// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash; a
+///   userinfo it brings (`http://user:pass@other/`) is dropped.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
 ///   (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `Api-Key`, `X-Auth-Token`, `X-Access-Token`,
 ///   `X-CSRF-Token`, `X-XSRF-Token`), every header whose name names a secret by `Redaction.standard.secretNames`
@@ -95,7 +96,15 @@ package enum RedirectPolicy {
         guard let url = parsed?.absoluteURL, let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { return nil }
-        return url
+        // A userinfo the `Location` brings (`http://user:pass@other/`) is dropped: a server does not hand the client
+        // credentials, and the URL would carry them into `response.url`. The caller's own, kept by a relative
+        // location, stays.
+        guard url.user != base.user || url.password != base.password,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url
     }
 
     /// Whether two URLs share scheme, host and port (default ports filled in).
