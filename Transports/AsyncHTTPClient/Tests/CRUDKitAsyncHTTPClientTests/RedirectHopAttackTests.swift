@@ -52,6 +52,45 @@ import Testing
         #expect(requests.last?.body == bytes)
     }
 
+    @Test func a307ResendsAMultipartBodyWithAFilePartWhole() async throws {
+        let server = try Self.start { request in
+            request.path == "/upload" ? Self.moved(307, "/landed") : Self.echo(request)
+        }
+        defer { server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-mp-\(UUID().uuidString)")
+        try LoopbackDownload.bytes(0..<150_000).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartForm(boundary: "b0undary")
+        form.append(name: "title", value: "x")
+        form.append(name: "video", fileURL: file)
+        let api = API(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
+        let response = try await api.post("upload", body: .multipart(form))
+        let requests = server.requests
+        #expect(requests.count == 2)
+        #expect(requests.first?.bodyLength ?? 0 > 150_000)
+        #expect(requests.last?.body == requests.first?.body)
+        #expect(Self.text(response) == "POST /landed \(requests.first?.bodyLength ?? -1)")
+    }
+
+    @Test func a308ResendsAFileBodyTwiceAlong() async throws {
+        let server = try Self.start { request in
+            switch request.path {
+            case "/one": Self.moved(308, "/two")
+            case "/two": Self.moved(308, "/three")
+            default: Self.echo(request)
+            }
+        }
+        defer { server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("crudkit-308-\(UUID().uuidString)")
+        let bytes = LoopbackDownload.bytes(0..<70_000)
+        try bytes.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let api = API(baseURL: server.baseURL, transport: AsyncHTTPClientTransport())
+        let response = try await api.send(HTTPRequest(method: .put, url: Self.url(server, "/one"), body: .file(file)))
+        #expect(Self.text(response) == "PUT /three 70000")
+        #expect(server.requests.map(\.body) == [bytes, bytes, bytes])
+    }
+
     @Test func a303AfterAnUploadBecomesABodylessGetAndUploadProgressNeverGoesBack() async throws {
         let server = try Self.start { request in
             request.path == "/upload" ? Self.moved(303, "/result") : Self.echo(request)
@@ -129,6 +168,38 @@ import Testing
         let response = try await API(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()).get("closing")
         #expect(Self.text(response) == "GET /ok 0")
         #expect(server.connectionsAccepted == 2)
+    }
+
+    @Test func hopsToTheSameOriginReuseTheConnection() async throws {
+        let server = try Self.start { request in
+            request.path == "/a" ? Self.moved(302, "/b") : Self.echo(request)
+        }
+        defer { server.stop() }
+        let response = try await API(baseURL: server.baseURL, transport: AsyncHTTPClientTransport()).get("a")
+        #expect(Self.text(response) == "GET /b 0")
+        #expect(server.connectionsAccepted == 1)
+    }
+
+    @Test func aDownloadTaskRedirectedToAnotherOriginResumesThereWithARange() async throws {
+        let length = 2 << 20
+        let other = try Self.start { _ in .download(LoopbackDownload(length: length, stallAfter: length / 2)) }
+        defer { other.stop() }
+        let server = try Self.start { _ in Self.moved(302, Self.url(other, "/data").absoluteString) }
+        defer { server.stop() }
+        let (reached, signal) = AsyncStream.makeStream(of: Void.self)
+        let transport = AsyncHTTPClientTransport()
+        let task = transport.downloadTask(
+            HTTPRequest(url: Self.url(server, "/file"), headers: ["Authorization": "Bearer s3cret"]),
+            observer: TransferObserver(download: { if $0.completedBytes > 1000 { signal.yield() } }))
+        for await _ in reached { break }
+        task.pause()
+        task.resume()
+        let file = try await task.finished
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(FileManager.default.contents(atPath: file.path) == LoopbackDownload.bytes(0..<length))
+        let ranges = other.requests.map { $0.headers["Range"] ?? "-" }
+        #expect(ranges.count == 2 && ranges.last?.hasPrefix("bytes=") == true && ranges.last != "bytes=0-", "\(ranges)")
+        #expect(other.requests.allSatisfy { $0.headers["Authorization"] == nil })
     }
 
     // MARK: Time across hops
