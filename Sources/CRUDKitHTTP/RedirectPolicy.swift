@@ -13,7 +13,7 @@ import Foundation
 ///   has happened and the server points at its result.
 /// - 307 and 308 are followed with the same method and the same body.
 /// - The `Location` is resolved against the URL that answered (RFC 3986), so `/people/` keeps its slash; a
-///   userinfo it brings (`http://user:pass@other/`) is dropped.
+///   userinfo it brings (`http://user:pass@other/`) is dropped, and the caller's own never goes to another origin.
 /// - When the scheme, host or port changes, every header that carries a credential is dropped: the standard ones
 ///   (`Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `Api-Key`, `X-Auth-Token`, `X-Access-Token`,
 ///   `X-CSRF-Token`, `X-XSRF-Token`), every header whose name names a secret by `Redaction.standard.secretNames`
@@ -97,9 +97,10 @@ package enum RedirectPolicy {
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { return nil }
         // A userinfo the `Location` brings (`http://user:pass@other/`) is dropped: a server does not hand the client
-        // credentials, and the URL would carry them into `response.url`. The caller's own, kept by a relative
-        // location, stays.
-        guard url.user != base.user || url.password != base.password,
+        // credentials, and the URL would carry them into `response.url`. The caller's own stays on its own origin
+        // (a relative location keeps it) and never goes to another, even when the `Location` spells it out.
+        let callersOwn = url.user == base.user && url.password == base.password && sameOrigin(url, base)
+        guard url.user != nil || url.password != nil, !callersOwn,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return url }
         components.user = nil

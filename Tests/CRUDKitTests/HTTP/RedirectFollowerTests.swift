@@ -122,6 +122,27 @@ import Testing
         }
     }
 
+    /// The caller's user info (`http://me:s3cret@…`, which URLSession turns into `Authorization: Basic`) stays on
+    /// its own origin, also when the `Location` spells it out for another host; a user info the server brings is
+    /// dropped anywhere; a relative location keeps the caller's own.
+    @Test(
+        arguments: [
+            ("http://me:s3cret@other.example.com/x", nil),
+            ("http://intruder:pw@api.example.com/x", nil),
+            ("/x", "me:s3cret"),
+            ("http://me:s3cret@api.example.com/x", "me:s3cret"),
+        ] as [(String, String?)])
+    func userInfoNeverGoesToAnotherOrigin(location: String, kept: String?) async throws {
+        let stubs = Self.stubs(location: location)
+        let response = try await Self.follow(
+            HTTPRequest(url: URL(string: "http://me:s3cret@api.example.com/to/302")!), through: stubs)
+        let landed = try #require(stubs.recorder.requests.last)
+        #expect(landed.request.url.path == "/x")
+        let userInfo = landed.request.url.user.map { "\($0):\(landed.request.url.password ?? "")" }
+        #expect(userInfo == kept, "\(location) landed on \(landed.request.url.absoluteString)")
+        #expect(response.url?.password == kept.map { _ in "s3cret" })
+    }
+
     @Test func credentialsStayOnTheSameOrigin() async throws {
         let stubs = Self.stubs(location: "http://API.example.com:80/landing")
         var request = HTTPRequest(url: Self.url("/to/302"), headers: Self.credentials)
