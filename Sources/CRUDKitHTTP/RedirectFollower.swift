@@ -24,8 +24,8 @@ package struct RedirectFollower: Sendable {
     package let jar: CookieJar?
     /// Whether the first request's `Cookie` header is the jar's (replaced hop by hop) rather than the caller's.
     package let cookieFromJar: Bool
-    /// The API's rules for secret headers: the headers they list or name with the API's own words are marked
-    /// sensitive before a redirect, so they never go to another origin whichever stage added them; `nil` for none.
+    /// The API's rules for secret headers: the headers they list or name with the API's own words never go to
+    /// another origin, whichever stage added them (``RedirectPolicy``'s credentials); `nil` for the standard ones.
     package let redaction: Redaction?
 
     /// A follower of at most `limit` redirects, keeping cookies in `jar`.
@@ -64,7 +64,7 @@ package struct RedirectFollower: Sendable {
             }
             if response.url == nil { response.url = current.url }
             jar?.store(from: response.headers, for: current.url)
-            guard var next = RedirectPolicy.nextRequest(after: response, to: marked(current, response)) else {
+            guard var next = RedirectPolicy.nextRequest(after: response, to: current, redaction: redaction) else {
                 return response
             }
             followed += 1
@@ -90,20 +90,5 @@ package struct RedirectFollower: Sendable {
             }
             current = next
         }
-    }
-
-    /// `request` with the headers ``redaction`` lists or names by the API's own words marked sensitive, when
-    /// `response` is a redirect (the retry stage marks them too, but a chain may have none, and a stage inside it may
-    /// add a header after it); `request` itself otherwise.
-    private func marked(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPRequest {
-        guard let redaction, [301, 302, 303, 307, 308].contains(response.status) else { return request }
-        var request = request
-        request.sensitiveHeaderNames.formUnion(redaction.headerNames)
-        if redaction.addsSecretNames {
-            for field in request.headers where redaction.namesSecret(field.name) {
-                request.sensitiveHeaderNames.insert(field.name.lowercased())
-            }
-        }
-        return request
     }
 }

@@ -52,9 +52,12 @@ package enum RedirectPolicy {
     ///   - request: The request as it was sent.
     ///   - resendingBodyAcrossOrigins: Whether a 307 or 308 may send the request's body to another origin; when
     ///     `false` (the default) such a redirect ends the chain with its response.
+    ///   - redaction: The API's rules for secret headers: the headers they list or name with the API's own words are
+    ///     credentials too, whichever stage added them; `nil` for the standard ones only.
     /// - Returns: The next request to send, with the resolved URL, method, body and headers; `nil` to stop.
     package static func nextRequest(
-        after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool = false
+        after response: HTTPResponse, to request: HTTPRequest, resendingBodyAcrossOrigins: Bool = false,
+        redaction: Redaction? = nil
     ) -> HTTPRequest? {
         switch response.status {
         case 301, 302, 303, 307, 308: break
@@ -80,7 +83,8 @@ package enum RedirectPolicy {
         }
         if !sameOrigin(request.url, target) {
             if !resendingBodyAcrossOrigins, !next.body.isEmpty { return nil }
-            for field in request.headers where carriesCredential(field.name, in: request) {
+            for field in request.headers
+            where carriesCredential(field.name, in: request) || redaction?.hidesHeader(field.name) == true {
                 next.headers[field.name] = nil
             }
         }
