@@ -7,7 +7,7 @@ import Testing
 extension NetworkTests {
     /// The adapter's `RedirectHopAttackTests` on `URLSessionTransport` (same probes, same promises), where the first
     /// attack (`RedirectStageAttackTests`) did not go: bodies resent from a file, a 3xx body the follower does not
-    /// need (too big, endless, cut short), one deadline and the idle timeout across hops, cancellation on hop 2, a
+    /// need (too big or endless: dropped and followed; cut short: a failure; a 3xx not followed keeps it), one deadline and the idle timeout across hops, cancellation on hop 2, a
     /// download's destination, and the odd `Location`s (fragment, userinfo, scheme-relative, `../`, `?`,
     /// whitespace) and `HEAD`.
     @Suite struct URLSessionRedirectHopAttackTests {
@@ -79,26 +79,45 @@ extension NetworkTests {
             }
             defer { server.stop() }
             let transport = URLSessionTransport(configuration: .init(maximumResponseSize: 10_000))
-            let result: Result<HTTPResponse, any Error>
-            do { result = .success(try await API(baseURL: server.baseURL, transport: transport).get("big")) } catch {
-                result = .failure(error)
-            }
-            // Known issue: the transport collects a 3xx body like any other and fails with `responseTooLarge`
-            // before the follower sees the `Location` (the follower never reads the body).
-            let text = (try? result.get()).map(Self.text)
-            withKnownIssue("a 3xx body over maximumResponseSize fails the exchange instead of being followed") {
-                #expect(text == "GET /ok 0", "\(result)")
-            }
+            // The transport drops the body of a redirect the API follows instead of collecting it within its limit.
+            let response = try await API(baseURL: server.baseURL, transport: transport).get("big")
+            #expect(Self.text(response) == "GET /ok 0")
         }
 
-        @Test func a302WithAnEndlessBodyEndsByTheDeadline() async throws {
+        /// An endless chunked body on a 3xx.
+        static func endless(_ status: Int) -> LoopbackReply {
+            .stream(
+                LoopbackStream(
+                    status: status, headers: ["Location": "/ok"],
+                    chunks: Array(repeating: Data(count: 512), count: 20_000),
+                    delay: 0.005, declaresLength: false))
+        }
+
+        @Test func a302WithAnEndlessBodyIsFollowedAfterAFewKilobytes() async throws {
             let server = try Self.start { request in
-                guard request.path == "/endless" else { return Self.echo(request) }
-                return .stream(
-                    LoopbackStream(
-                        status: 302, headers: ["Location": "/ok"],
-                        chunks: Array(repeating: Data(count: 512), count: 20_000),
-                        delay: 0.005, declaresLength: false))
+                request.path == "/endless" ? Self.endless(302) : Self.echo(request)
+            }
+            defer { server.stop() }
+            let api = API(baseURL: server.baseURL, transport: URLSessionTransport()).with { $0.deadline = 2 }
+            let start = ContinuousClock.now
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking holds a 301–308 body itself until it ends, showing the transport nothing before (a
+            // known limit, see the Transports article): an endless one runs into the deadline, never hangs.
+            await #expect {
+                try await api.get("endless")
+            } throws: { error in
+                if case .timedOut(.deadline(2))? = error as? CRUDError { true } else { false }
+            }
+            #else
+            let response = try await api.get("endless")
+            #expect(Self.text(response) == "GET /ok 0")
+            #endif
+            #expect(start.duration(to: .now) < .seconds(10))
+        }
+
+        @Test func a3xxNotFollowedWithAnEndlessBodyEndsByTheDeadline() async throws {
+            let server = try Self.start { request in
+                request.path == "/endless" ? Self.endless(300) : Self.echo(request)
             }
             defer { server.stop() }
             let api = API(baseURL: server.baseURL, transport: URLSessionTransport()).with { $0.deadline = 1 }
@@ -109,8 +128,11 @@ extension NetworkTests {
                 if case .timedOut(.deadline(1))? = error as? CRUDError { true } else { false }
             }
             #expect(start.duration(to: .now) < .seconds(10))
+            #expect(server.requests.map(\.path) == ["/endless"])
         }
 
+        /// A followed redirect's short body is read to its end (so the connection carries the next hop): a connection
+        /// lost inside it fails the exchange, as for any response (as AsyncHTTPClient's and curl's own redirects).
         @Test func a302CutShortMidBodyFailsInsteadOfHanging() async throws {
             let server = try Self.start { request in
                 guard request.path == "/cut" else { return Self.echo(request) }
