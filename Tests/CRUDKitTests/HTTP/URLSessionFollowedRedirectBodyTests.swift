@@ -139,6 +139,18 @@ extension NetworkTests {
             #expect(server.requests.dropFirst(before).map(\.path) == (1...6).map { "/h\($0)" })
         }
 
+        @Test func aFollowedRedirectWhoseGzipBodyInflatesPastTheLimitIsFollowed() async throws {
+            // 1 MB of zeros in about 1 KB.
+            let bomb = LoopbackReply.response(
+                HTTPResponse(
+                    status: 302, headers: ["Location": "/ok", "Content-Encoding": "gzip"],
+                    body: LoopbackGzip.zeros(1 << 20)))
+            let server = try Self.start(["/bomb": bomb])
+            defer { server.stop() }
+            let response = try await Self.api(server).get("bomb")
+            #expect(Self.text(response) == "GET /ok 0")
+        }
+
         // MARK: Not followed: the body is the response's, within the limit
 
         @Test func a3xxWithoutALocationOverTheLimitIsStillTooLarge() async throws {

@@ -412,7 +412,10 @@ public final class AsyncHTTPClientTransport: Transport {
                 }
             }
         } catch {
-            guard endsBodiless(error, bodiless: machine.bodiless, received: received) else {
+            guard
+                endsBodiless(error, bodiless: machine.bodiless, received: received)
+                    || endsDroppedBody(error, draining: machine.phase == .draining)
+            else {
                 throw failure(error, machine: &machine, idleTimeout: idleTimeout)
             }
         }

@@ -188,6 +188,18 @@ import Testing
         #expect(small.body == Data(count: 5))
     }
 
+    @Test func aFollowedRedirectWhoseGzipBodyInflatesPastTheLimitIsFollowed() async throws {
+        // 1 MB of zeros in about 1 KB: AsyncHTTPClient's decompressor, limited to the response size, inflates it.
+        let bomb = LoopbackReply.response(
+            HTTPResponse(
+                status: 302, headers: ["Location": "/ok", "Content-Encoding": "gzip"], body: LoopbackGzip.zeros(1 << 20)
+            ))
+        let server = try Self.start(["/bomb": bomb])
+        defer { server.stop() }
+        let response = try await Self.api(server).get("bomb")
+        #expect(Self.text(response) == "GET /ok 0")
+    }
+
     // MARK: The connection
 
     @Test func aFollowedRedirectsShortBodyIsReadSoTheNextHopReusesTheConnection() async throws {
