@@ -211,7 +211,8 @@ struct TransferStateMachine<Continuation, Task> {
             // A redirect that is followed: its body is dropped, whatever its size, not held within the size limit.
             // A short one is read to its end, so the connection carries the next hop; a longer one is not read.
             expected = nil
-            if let expectedLength, expectedLength > drain {
+            // (A `HEAD` answer's length is the resource's: it has no body to leave unread.)
+            if settings.expectsBody, let expectedLength, expectedLength > drain {
                 return finish(continuation, .success(outcome(head)), cancelling: true)
             }
             discarding = drain

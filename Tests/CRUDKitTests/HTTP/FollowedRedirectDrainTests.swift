@@ -109,6 +109,19 @@ import FoundationNetworking
         #expect(trace.completions == 1)
     }
 
+    @Test func aHeadAnswersDeclaredLengthIsNoBodyToLeaveUnread() {
+        var trace = Trace(TransferStateMachineTests.settings(maximum: 100, expectsBody: false))
+        trace.started()
+        trace.on {
+            $0.receivedHead(TransferStateMachineTests.head(301), expectedLength: 1 << 30, now: 0, drain: Self.drain)
+        }
+        trace.on { $0.taskCompleted(error: nil) }
+        #expect(
+            trace.log == [
+                "proceed", "resumeTask(idle: false)", "proceed", "finish(1, 301 body 0 file false length 0)",
+            ])
+    }
+
     @Test func anUndeclaredBodyEndsAtTheBytePastTheDrain() {
         var trace = Trace(TransferStateMachineTests.settings(maximum: 100))
         trace.started()
