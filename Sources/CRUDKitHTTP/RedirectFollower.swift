@@ -16,7 +16,10 @@ import Foundation
 ///   before; a hop to another origin carries none (the jar matches hosts, not ports or schemes), and a `Cookie` the
 ///   caller set follows the policy's credential rules;
 /// - the response's `url` is the URL that answered; a cancelled task stops between hops with
-///   ``CRUDError/cancelled``.
+///   ``CRUDError/cancelled``;
+/// - each hop is stamped with whether a redirect answering it is followed (a hop left under ``limit``), so the
+///   transport drops that redirect's body, whatever its size, instead of holding it within its size limit (see
+///   ``HTTPRequest/followedRedirectDrain(status:headers:)``); a redirect not followed keeps its body.
 package struct RedirectFollower: Sendable {
     /// The most redirects followed.
     package let limit: Int
@@ -57,6 +60,9 @@ package struct RedirectFollower: Sendable {
         var followed = 0
         while true {
             var response: HTTPResponse
+            // A hop with a redirect left tells the transport that a redirect it gets back is followed: the transport
+            // drops that body instead of collecting it (``HTTPRequest/followedRedirectDrain(status:headers:)``).
+            current.redirectStamp = RedirectStamp(followsNext: followed < limit)
             do {
                 response = try await send(current)
             } catch CRUDError.timedOut(.deadline) where followed > 0 {

@@ -91,6 +91,9 @@ struct TransferStateMachine<Continuation, Task> {
     private(set) var body = Data()
     /// Whether the body goes to the file (a 2xx with a file target, once the file is open).
     private(set) var writesToFile = false
+    /// The most bytes dropped of the body of a redirect the follower follows (its body is not kept), or `nil` for a
+    /// body that is the response's.
+    private(set) var discarding: Int?
     /// The bytes already in the file before this response (a `206` continuing at ``URLSessionTransfer/FileTarget/resumeOffset``).
     private(set) var fileBase: Int64 = 0
     /// The body bytes received for this response.
@@ -188,10 +191,14 @@ struct TransferStateMachine<Continuation, Task> {
 
     // MARK: - Delegate events
 
-    /// The response head arrived (`expectedLength` is its declared body length): ``Action/proceed``,
-    /// ``Action/openFile(_:offset:)`` for a 2xx into a file, or the completion (a declared length over the size
-    /// limit, a `206` that does not continue at the kept bytes).
-    mutating func receivedHead(_ head: HTTPURLResponse, expectedLength: Int64?, now: UInt64) -> Action {
+    /// The response head arrived (`expectedLength` is its declared body length; `drain`, for a redirect the follower
+    /// follows, the most bytes of its body to read and drop, see `HTTPRequest.followedRedirectDrain(status:headers:)`):
+    /// ``Action/proceed``, ``Action/openFile(_:offset:)`` for a 2xx into a file, or the completion (a declared length
+    /// over the size limit, a `206` that does not continue at the kept bytes, a followed redirect whose declared
+    /// length passes `drain`: answered without its body, the task cancelled).
+    mutating func receivedHead(
+        _ head: HTTPURLResponse, expectedLength: Int64?, now: UInt64, drain: Int? = nil
+    ) -> Action {
         if settings.watchesIdle { lastActivity = now }
         guard case .active = phase else { return .none }
         response = head
@@ -199,6 +206,18 @@ struct TransferStateMachine<Continuation, Task> {
         body = Data()
         writesToFile = false
         fileBase = 0
+        discarding = nil
+        if let drain {
+            // A redirect that is followed: its body is dropped, whatever its size, not held within the size limit.
+            // A short one is read to its end, so the connection carries the next hop; a longer one is not read.
+            expected = nil
+            // (A `HEAD` answer's length is the resource's: it has no body to leave unread.)
+            if settings.expectsBody, let expectedLength, expectedLength > drain {
+                return finish(continuation, .success(outcome(head)), cancelling: true)
+            }
+            discarding = drain
+            return .proceed
+        }
         if let file = settings.file, (200..<300).contains(head.statusCode) {
             if head.statusCode == 206 && file.resumeOffset > 0 {
                 let range = head.value(forHTTPHeaderField: "Content-Range") ?? ""
@@ -249,6 +268,10 @@ struct TransferStateMachine<Continuation, Task> {
         guard case .active = phase else { return .none }
         if settings.watchesIdle { lastActivity = now }
         received += Int64(data.count)
+        if let drain = discarding {
+            guard received > drain, let head = response else { return .none }
+            return finish(continuation, .success(outcome(head)), cancelling: true)
+        }
         if writesToFile {
             return .write(data, progress: downloadProgress)
         }
@@ -274,7 +297,7 @@ struct TransferStateMachine<Continuation, Task> {
 
     /// The final download report a completion without `error` gives first, when body bytes came.
     func finalDownloadProgress(error: (any Error)?) -> TransferProgress? {
-        guard error == nil, case .active = phase, received > 0 else { return nil }
+        guard error == nil, case .active = phase, received > 0, discarding == nil else { return nil }
         return downloadProgress
     }
 

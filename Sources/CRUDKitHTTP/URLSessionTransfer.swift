@@ -78,6 +78,9 @@ final class URLSessionTransfer: Sendable {
     /// Keeps the deadline (the transport's one timer for every transfer).
     let deadlines: DeadlineSweeper
     let onFileResponse: (@Sendable (HTTPResponse) -> Void)?
+    /// The request, when the redirect follower that sent it follows a redirect answering it (its body is then
+    /// dropped, see `HTTPRequest.followedRedirectDrain(status:headers:)`); `nil` otherwise.
+    let hop: HTTPRequest?
     let state: Locked<State>
     /// The file a 2xx body is written to while it is open.
     private let file = Locked<FileHandle?>(nil)
@@ -99,9 +102,11 @@ final class URLSessionTransfer: Sendable {
         maximumBodySize: Int,
         expectsBody: Bool,
         uploadLength: Int64?,
+        request: HTTPRequest? = nil,
         onFileResponse: (@Sendable (HTTPResponse) -> Void)? = nil
     ) {
         self.onFileResponse = onFileResponse
+        self.hop = request?.redirectStamp.followsNext == true ? request : nil
         self.observer = observer
         self.idleTimeout = idleTimeout
         self.watchesIdle = idleTimeout > 0 && idleTimeout.rounded(.down) != idleTimeout
@@ -248,10 +253,14 @@ final class URLSessionTransfer: Sendable {
             // at the kept bytes), so the hook's rule applies to every 2xx head: another validator starts over.
             onFileResponse(HTTPResponse(status: http.statusCode, headers: URLSessionTransport.headers(of: http)))
         }
+        var drain: Int?
+        if let hop, (300..<400).contains(http.statusCode) {
+            drain = hop.followedRedirectDrain(status: http.statusCode, headers: URLSessionTransport.headers(of: http))
+        }
         var opening: (url: URL, offset: Int64)?
         var proceeds = false
         handle { machine in
-            let action = machine.receivedHead(http, expectedLength: length, now: Self.now)
+            let action = machine.receivedHead(http, expectedLength: length, now: Self.now, drain: drain)
             if case .openFile(let url, let offset) = action { opening = (url, offset) }
             if case .proceed = action { proceeds = true }
             return action

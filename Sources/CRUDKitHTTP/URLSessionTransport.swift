@@ -23,7 +23,9 @@ import FoundationNetworking
 ///   own following is off). An `API` follows redirects once, at the end of its middleware chain, by the same rules
 ///   for every transport (`APIConfiguration.maximumRedirects`).
 /// - A body larger than ``Configuration/maximumResponseSize`` stops the transfer with
-///   ``CRUDError/responseTooLarge(limit:)``.
+///   ``CRUDError/responseTooLarge(limit:)``; but a redirect the `API` (or a ``DownloadTask``) follows comes back
+///   without its body, whatever its size (a short one is read and dropped so the connection carries the next hop,
+///   a longer one ends the connection after the head).
 /// - Cookies are not kept here: the headers go as the request carries them and `Set-Cookie` comes back in the
 ///   response (an `API` keeps them in its `APIConfiguration.cookieJar`). URLSession's own cookie storage is off.
 ///
@@ -188,6 +190,7 @@ public final class URLSessionTransport: Transport {
             maximumBodySize: configuration.maximumResponseSize,
             expectsBody: request.method != .head,
             uploadLength: uploadLength,
+            request: request,
             onFileResponse: onFileResponse
         )
         let (session, delegate) = channel(for: request)

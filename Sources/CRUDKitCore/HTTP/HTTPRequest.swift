@@ -28,6 +28,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// (`RedirectPolicy.credentialHeaders`): a redirect to another origin drops them. The API fills it from its
     /// ``Redaction`` list, and a `TokenRefresher` adds its header; add your own when you set a secret header.
     public var sensitiveHeaderNames: Set<String> = []
+    /// Whether the redirect follower that sends this request follows a redirect answering it (see
+    /// ``RedirectStamp``); not part of the request's value (equality, hashing, description).
+    package var redirectStamp = RedirectStamp()
 
     /// Creates a request.
     ///

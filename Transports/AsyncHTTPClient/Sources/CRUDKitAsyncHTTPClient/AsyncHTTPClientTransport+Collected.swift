@@ -75,7 +75,11 @@ extension AsyncHTTPClientTransport {
                 task.cancel()
             }
         } catch {
-            if watchdog.fired == nil, let answer = collector.bodilessAnswer(after: error) { return answer }
+            if watchdog.fired == nil,
+                let answer = collector.bodilessAnswer(after: error) ?? collector.followedRedirect(after: error)
+            {
+                return answer
+            }
             throw collectedFailure(error, of: request, limit: limit, idle: idle, watchdog: watchdog)
         }
     }

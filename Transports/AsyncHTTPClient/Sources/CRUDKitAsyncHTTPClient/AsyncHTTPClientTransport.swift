@@ -315,6 +315,9 @@ public final class AsyncHTTPClientTransport: Transport {
     ) async throws -> HTTPResponse {
         var machine = head.machine
         let idle = request.timeout ?? configuration.idleTimeout
+        // A followed redirect whose body is not read: the body's stream, dropped unread, ends the request (and its
+        // connection).
+        if head.skipsBody { return HTTPResponse(status: head.status, headers: head.headers, url: request.url) }
         do {
             let data: Data
             if let (offset, progress) = head.file {
@@ -403,22 +406,30 @@ public final class AsyncHTTPClientTransport: Transport {
         do {
             for try await piece in body {
                 received = true
-                try take(piece, machine: &machine, watchdog: watchdog, observer: observer, consume: consume)
+                // A followed redirect's body past the drain: left unread, which ends the request and its connection.
+                if try take(piece, machine: &machine, watchdog: watchdog, observer: observer, consume: consume) {
+                    break
+                }
             }
         } catch {
-            guard endsBodiless(error, bodiless: machine.bodiless, received: received) else {
+            guard
+                endsBodiless(error, bodiless: machine.bodiless, received: received)
+                    || endsDroppedBody(error, draining: machine.phase == .draining)
+            else {
                 throw failure(error, machine: &machine, idleTimeout: idleTimeout)
             }
         }
         return ended(&machine)
     }
 
-    /// One piece of the body through `machine`: handed to `consume` when kept or written, then progress reported.
+    /// One piece of the body through `machine`: handed to `consume` when kept or written, then progress reported;
+    /// dropped when it belongs to a followed redirect's body.
+    /// - Returns: Whether to stop reading (a followed redirect's body passed the drain).
     @inline(never)
     static func take(
         _ piece: ByteBuffer, machine: inout ResponseStateMachine, watchdog: IdleWatchdog?,
         observer: (@Sendable (TransferProgress) -> Void)?, consume: (ByteBuffer) throws -> Void
-    ) throws {
+    ) throws -> Bool {
         let now = NIODeadline.now().uptimeNanoseconds
         watchdog?.stamp(now)
         switch machine.receivedPiece(count: piece.readableBytes, now: now) {
@@ -427,9 +438,12 @@ public final class AsyncHTTPClientTransport: Transport {
             if let progress { observer?(progress) }
         case .fail(let error):
             throw error
-        case .none, .collect, .openFile, .finish:
+        case .stop:
+            return true
+        case .none, .collect, .openFile, .finish, .drop:
             break
         }
+        return false
     }
 
     /// Reading the body failed with `error`: the failure to throw, once through `machine` (boxed, as above).
@@ -443,7 +457,8 @@ public final class AsyncHTTPClientTransport: Transport {
         return mapped
     }
 
-    /// The body ended: the final report the caller gives once the body is in place, if any.
+    /// The body ended (or a followed redirect's body is no longer read): the final report the caller gives once the
+    /// body is in place, if any.
     @inline(never)
     static func ended(_ machine: inout ResponseStateMachine) -> TransferProgress? {
         if case .finish(let final) = machine.bodyEnded(now: NIODeadline.now().uptimeNanoseconds) { return final }

@@ -58,8 +58,11 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             let declared = max(0, min(read.machine.expected ?? 0, Int64(read.machine.maximumBodySize), 1 << 20))
             state.withLockedValue { state in
                 state.head = read
-                state.body.reserveCapacity(Int(clamping: declared))
+                if read.machine.drain == nil { state.body.reserveCapacity(Int(clamping: declared)) }
             }
+            // A followed redirect whose body is not read: failing the future ends the request (and its connection);
+            // the exchange answers with the head (see `followedRedirect(after:)`).
+            if read.skipsBody { return task.eventLoop.makeFailedFuture(FollowedRedirectBodyLeft()) }
             return task.eventLoop.makeSucceededVoidFuture()
         } catch {
             return task.eventLoop.makeFailedFuture(error)
@@ -69,7 +72,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     func didReceiveBodyPart(task: HTTPClient.Task<HTTPResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let now = NIODeadline.now().uptimeNanoseconds
         watchdog.stamp(now)
-        let failure = state.withLockedValue { state -> CRUDError? in
+        let failure = state.withLockedValue { state -> (any Error)? in
             switch state.head?.machine.receivedPiece(count: buffer.readableBytes, now: now) {
             case .keep?:
                 buffer.withUnsafeReadableBytes { bytes in
@@ -80,6 +83,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 return nil
             case .fail(let error)?:
                 return error
+            case .stop?:
+                return FollowedRedirectBodyLeft()
             default:
                 return nil
             }
@@ -98,6 +103,17 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return HTTPResponse(status: head.status, headers: head.headers, url: request.url)
     }
 
+    /// The answer to give when the request ended with `error` because the body of a redirect the follower follows
+    /// passed the drain (``FollowedRedirectBodyLeft``) or did not decode (see
+    /// `AsyncHTTPClientTransport.endsDroppedBody(_:draining:)`): the head without a body; `nil` otherwise.
+    func followedRedirect(after error: any Error) -> HTTPResponse? {
+        guard let head = state.withLockedValue({ $0.head }),
+            error is FollowedRedirectBodyLeft
+                || AsyncHTTPClientTransport.endsDroppedBody(error, draining: head.machine.phase == .draining)
+        else { return nil }
+        return HTTPResponse(status: head.status, headers: head.headers, url: request.url)
+    }
+
     func didFinishRequest(task: HTTPClient.Task<HTTPResponse>) throws -> HTTPResponse {
         let (head, body) = state.withLockedValue { state in
             defer { state.body = Data() }
@@ -108,3 +124,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return HTTPResponse(status: head.status, headers: head.headers, body: body, url: request.url)
     }
 }
+
+/// Ends a collected request whose answer is a redirect the follower follows once its body passes the drain (or its
+/// declared length does): the body is left unread and the connection closes, and the exchange answers with the head
+/// (see `ResponseCollector.followedRedirect(after:)`).
+struct FollowedRedirectBodyLeft: Error {}

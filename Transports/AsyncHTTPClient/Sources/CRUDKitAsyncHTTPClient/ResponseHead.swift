@@ -23,6 +23,9 @@ struct ResponseHead: Sendable {
     /// Where the body goes: `nil` into memory; else into the file from byte `offset`, reporting the kept bytes
     /// (`progress`) first when given (see ``ResponseStateMachine/Action/openFile(offset:progress:)``).
     let file: (offset: Int64, progress: TransferProgress?)?
+    /// Whether the body is not read at all: a redirect the follower follows whose declared length passes the drain
+    /// (see ``ResponseStateMachine/Action/stop``); the answer is the head without a body.
+    let skipsBody: Bool
 
     /// The head of the answer to `request`: `status` and `fields` as AsyncHTTPClient gave them.
     ///
@@ -53,6 +56,9 @@ struct ResponseHead: Sendable {
             }
         }
         let status = Int(status.code)
+        // A redirect the follower follows: its body is dropped (see `HTTPRequest.followedRedirectDrain`).
+        let drain =
+            (300..<400).contains(status) ? request.followedRedirectDrain(status: status, headers: headers) : nil
         // A HEAD answer, a 204 and a 304 have no body, whatever their Content-Length or Content-Encoding say.
         let bodiless =
             request.method == .head || status == 204 || status == 304 || (100..<200).contains(status)
@@ -60,7 +66,7 @@ struct ResponseHead: Sendable {
         // AsyncHTTPClient's decompressor undoes one coding, and only when the first listed is gzip or deflate:
         // `gzip, gzip`, `identity, gzip`, `x-gzip`, `br` would hand the caller bytes still encoded.
         let encoded = codings > 0
-        if encoded, !bodiless, codings > 1 || !Self.isDecoded(firstCoding) {
+        if encoded, !bodiless, drain == nil, codings > 1 || !Self.isDecoded(firstCoding) {
             throw CRUDError.transport(
                 TransportFailure(
                     .protocolViolation,
@@ -79,7 +85,7 @@ struct ResponseHead: Sendable {
         var machine = ResponseStateMachine(
             maximumBodySize: transport.configuration.maximumResponseSize, target: target,
             deadline: deadline.uptimeNanoseconds, limit: limit,
-            reportsProgress: observer.download != nil, bodiless: bodiless)
+            reportsProgress: observer.download != nil, bodiless: bodiless, drain: drain)
         let action = machine.receivedHead(
             // A compressed body's Content-Length counts the compressed bytes, not the decoded ones it delivers.
             status: status, contentLength: encoded || bodiless ? nil : contentLength.flatMap(Int64.init),
@@ -90,6 +96,7 @@ struct ResponseHead: Sendable {
         case .fail(let error): throw error
         default: file = nil
         }
+        if case .stop = action { skipsBody = true } else { skipsBody = false }
         self.status = status
         self.headers = headers
         self.bodiless = bodiless

@@ -9,8 +9,8 @@ import Foundation
 /// those events, and the end, a failure or a cancellation, is a `mutating` method returning the ``Action`` the
 /// transport then performs (keep the piece in memory, write it to the file, report progress, fail). The machine
 /// does no I/O and reads no clock (the time comes with the event, in uptime nanoseconds), so every event order can be checked without a
-/// network. Its one terminal action, ``Action/finish(final:)`` or ``Action/fail(_:)``, is returned once: every
-/// later event returns ``Action/none``.
+/// network. Its one terminal action, ``Action/finish(final:)``, ``Action/fail(_:)`` or ``Action/stop`` (a followed
+/// redirect's body no longer read), is returned once: every later event returns ``Action/none``.
 struct ResponseStateMachine {
     /// Where a 2xx body goes.
     enum Target: Equatable {
@@ -40,6 +40,11 @@ struct ResponseStateMachine {
         case finish(final: TransferProgress?)
         /// Stop reading and throw `error`.
         case fail(CRUDError)
+        /// Drop the piece: it belongs to the body of a redirect the follower follows.
+        case drop
+        /// Stop reading the body of a redirect the follower follows (its declared length or the bytes received
+        /// passed the drain): answer with the head and no body, and let the connection close.
+        case stop
     }
 
     /// Where the response is.
@@ -50,6 +55,8 @@ struct ResponseStateMachine {
         case memory
         /// Reading the body into the file.
         case file
+        /// Reading and dropping the body of a redirect the follower follows.
+        case draining
         /// Ended (finished or failed).
         case ended
     }
@@ -69,6 +76,9 @@ struct ResponseStateMachine {
     /// decoder's complaint that the empty body is cut short is no failure (see
     /// `AsyncHTTPClientTransport.endsBodiless(_:bodiless:received:)`).
     let bodiless: Bool
+    /// For a redirect the follower follows, the most bytes of its body read and dropped (see
+    /// `HTTPRequest.followedRedirectDrain(status:headers:)`); `nil` when the body is the response's.
+    let drain: Int?
 
     private(set) var phase = Phase.head
     /// The bytes counted so far (the kept bytes of a continued download included).
@@ -79,8 +89,9 @@ struct ResponseStateMachine {
 
     init(
         maximumBodySize: Int, target: Target, deadline: UInt64 = .max, limit: TimeInterval? = nil,
-        reportsProgress: Bool, bodiless: Bool = false
+        reportsProgress: Bool, bodiless: Bool = false, drain: Int? = nil
     ) {
+        self.drain = drain
         self.maximumBodySize = maximumBodySize
         self.bodiless = bodiless
         self.target = target
@@ -92,6 +103,16 @@ struct ResponseStateMachine {
     /// The head arrived with `status`, its declared `Content-Length` and its `Content-Range`.
     mutating func receivedHead(status: Int, contentLength: Int64?, contentRange: String?, now: UInt64) -> Action {
         guard phase == .head else { return .none }
+        if let drain {
+            // A redirect that is followed: its body is dropped, whatever its size, not held within the size limit. A
+            // short one is read to its end, so the connection carries the next hop; a longer one is not read.
+            if let contentLength, contentLength > drain {
+                phase = .ended
+                return .stop
+            }
+            phase = .draining
+            return .collect
+        }
         let success = (200..<300).contains(status)
         switch target {
         case .append(let offset, let rangeStart) where success:
@@ -143,11 +164,21 @@ struct ResponseStateMachine {
         case .file:
             if let limit, now > deadline { return fail(.timedOut(.deadline(limit))) }
             return .write(progress: self.count(count, now: now))
+        case .draining:
+            if let limit, now > deadline { return fail(.timedOut(.deadline(limit))) }
+            completed += Int64(count)
+            guard completed > Int64(drain ?? 0) else { return .drop }
+            phase = .ended
+            return .stop
         }
     }
 
     /// The body ended: the final report (unless it was the last one reported).
     mutating func bodyEnded(now: UInt64) -> Action {
+        if phase == .draining {
+            phase = .ended
+            return .finish(final: nil)
+        }
         guard phase == .memory || phase == .file else { return .none }
         phase = .ended
         guard reportsProgress else { return .finish(final: nil) }

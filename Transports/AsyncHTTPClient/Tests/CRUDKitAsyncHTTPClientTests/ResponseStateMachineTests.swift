@@ -35,6 +35,8 @@ import Testing
         case .write(let progress): "write(\(describe(progress)))"
         case .finish(let final): "finish(\(describe(final)))"
         case .fail(let error): "fail(\(describe(error)))"
+        case .drop: "drop"
+        case .stop: "stop"
         }
     }
 
@@ -45,11 +47,11 @@ import Testing
 
         init(
             maximum: Int = 100, target: ResponseStateMachine.Target = .memory, deadline: UInt64 = .max,
-            limit: TimeInterval? = nil, reportsProgress: Bool = true
+            limit: TimeInterval? = nil, reportsProgress: Bool = true, drain: Int? = nil
         ) {
             machine = ResponseStateMachine(
                 maximumBodySize: maximum, target: target, deadline: deadline, limit: limit,
-                reportsProgress: reportsProgress)
+                reportsProgress: reportsProgress, drain: drain)
         }
 
         @discardableResult
@@ -60,7 +62,7 @@ import Testing
         }
 
         /// How many terminal actions were returned.
-        var endings: Int { log.filter { $0.hasPrefix("finish(") || $0.hasPrefix("fail(") }.count }
+        var endings: Int { log.filter { $0.hasPrefix("finish(") || $0.hasPrefix("fail(") || $0 == "stop" }.count }
 
         /// Every event that may still come after the end is ignored.
         mutating func lateEventsAreIgnored(sourceLocation: SourceLocation = #_sourceLocation) {
@@ -243,6 +245,46 @@ import Testing
         trace.on { $0.receivedPiece(count: 10, now: 1) }
         trace.on { $0.bodyEnded(now: 2) }
         #expect(trace.log == ["collect", "keep(10/?)", "keep(-)", "finish(20/20)"])
+    }
+
+    // MARK: - A followed redirect's body (dropped, never held within the limit)
+
+    @Test func aFollowedRedirectsShortBodyIsDroppedToItsEnd() {
+        var trace = Trace(maximum: 100, drain: 3072)
+        trace.on { $0.receivedHead(status: 302, contentLength: 500, contentRange: nil, now: 0) }
+        trace.on { $0.receivedPiece(count: 200, now: 0) }
+        trace.on { $0.receivedPiece(count: 300, now: 0) }
+        trace.on { $0.bodyEnded(now: 0) }
+        #expect(trace.log == ["collect", "drop", "drop", "finish(-)"])
+        trace.lateEventsAreIgnored()
+    }
+
+    @Test func aFollowedRedirectPastTheDrainStopsAtTheHeadOrAtThePiecePassingIt() {
+        var declared = Trace(maximum: 100, drain: 3072)
+        declared.on { $0.receivedHead(status: 302, contentLength: 1 << 30, contentRange: nil, now: 0) }
+        #expect(declared.log == ["stop"])
+        declared.lateEventsAreIgnored()
+
+        var chunked = Trace(maximum: 100, drain: 3072)
+        chunked.on { $0.receivedHead(status: 307, contentLength: nil, contentRange: nil, now: 0) }
+        chunked.on { $0.receivedPiece(count: 3072, now: 0) }
+        chunked.on { $0.receivedPiece(count: 1, now: 0) }
+        #expect(chunked.log == ["collect", "drop", "stop"])
+        #expect(chunked.endings == 1)
+        chunked.lateEventsAreIgnored()
+    }
+
+    @Test func aFollowedRedirectsBodyStillMeetsTheDeadlineAndFailures() {
+        var late = Trace(maximum: 100, deadline: 10 * Self.ms, limit: 1, drain: 3072)
+        late.on { $0.receivedHead(status: 302, contentLength: nil, contentRange: nil, now: 0) }
+        late.on { $0.receivedPiece(count: 10, now: 20 * Self.ms) }
+        #expect(late.log == ["collect", "fail(deadline(1.0))"])
+
+        var lost = Trace(maximum: 100, drain: 3072)
+        lost.on { $0.receivedHead(status: 302, contentLength: 1000, contentRange: nil, now: 0) }
+        lost.on { $0.receivedPiece(count: 10, now: 0) }
+        lost.on { $0.failed(.transport(underlying: URLError(.networkConnectionLost))) }
+        #expect(lost.log == ["collect", "drop", "fail(transport)"])
     }
 
     /// 2,000 seeded random orders of head, pieces, end and failures against every target: exactly one terminal
