@@ -16,7 +16,8 @@ extension HTTPRequest {
     /// the `Location` in `headers`. Its body is never the caller's: the transport returns the response with an
     /// empty body, whatever its size. It reads and drops up to the returned number of bytes so that the connection
     /// can carry the next hop, and stops reading (closing the connection) as soon as the declared `Content-Length`
-    /// or the bytes received pass it; a failure while it reads (the connection lost, a timeout) fails the exchange,
+    /// or the bytes received pass it (`0` for a body with a `Content-Encoding`: not read at all, since its bytes are
+    /// counted only once decoded); a failure while it reads (the connection lost, a timeout) fails the exchange,
     /// as for any response. A request a caller sends through a transport directly is never followed: `nil`.
     ///
     /// ```swift
@@ -32,6 +33,9 @@ extension HTTPRequest {
         guard redirectStamp.followsNext, (300..<400).contains(status),
             RedirectPolicy.nextRequest(after: HTTPResponse(status: status, headers: headers), to: self) != nil
         else { return nil }
-        return Self.followedRedirectDrainLimit
+        // A coded body is counted after decoding, where a hostile one can send endless bytes that decode to nothing
+        // (empty deflate blocks) and never reach the drain: it is not read at all.
+        let coding = headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return coding.isEmpty || coding == "identity" ? Self.followedRedirectDrainLimit : 0
     }
 }

@@ -212,7 +212,7 @@ struct TransferStateMachine<Continuation, Task> {
             // A short one is read to its end, so the connection carries the next hop; a longer one is not read.
             expected = nil
             // (A `HEAD` answer's length is the resource's: it has no body to leave unread.)
-            if settings.expectsBody, let expectedLength, expectedLength > drain {
+            if settings.expectsBody, drain == 0 || (expectedLength ?? 0) > drain {
                 return finish(continuation, .success(outcome(head)), cancelling: true)
             }
             discarding = drain

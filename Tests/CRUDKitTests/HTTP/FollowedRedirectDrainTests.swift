@@ -78,6 +78,31 @@ import FoundationNetworking
         #expect(post.followedRedirectDrain(status: 307, headers: ["Location": "http://other.example.com/"]) == nil)
     }
 
+    /// A coded body is counted only once decoded: endless bytes that decode to nothing (empty deflate blocks) never
+    /// reached the drain, so a coded redirect body is not read at all (a drain of 0).
+    @Test func aCodedRedirectBodyIsNotReadAtAll() {
+        let get = Self.stamped()
+        for coding in ["gzip", "deflate", "br", " GZIP ", "gzip, gzip", "x-gzip"] {
+            let headers: HTTPHeaders = ["Location": "/next", "Content-Encoding": coding]
+            #expect(get.followedRedirectDrain(status: 302, headers: headers) == 0, "\(coding)")
+        }
+        let identity: HTTPHeaders = ["Location": "/next", "Content-Encoding": "identity"]
+        #expect(get.followedRedirectDrain(status: 302, headers: identity) == Self.drain)
+        let unfollowed: HTTPHeaders = ["Content-Encoding": "gzip"]
+        #expect(get.followedRedirectDrain(status: 302, headers: unfollowed) == nil)
+    }
+
+    @Test(arguments: [nil, 10] as [Int64?])
+    func aDrainOfNothingEndsAtTheHeadWhateverTheLength(length: Int64?) {
+        var trace = Trace(TransferStateMachineTests.settings(maximum: 100))
+        trace.started()
+        let action = trace.on {
+            $0.receivedHead(TransferStateMachineTests.head(302), expectedLength: length, now: 0, drain: 0)
+        }
+        #expect(action == "finish(1, 302 body 0 file false length 0, cancel: task)")
+        trace.lateEventsAreIgnored()
+    }
+
     // MARK: - The URLSession transfer's machine
 
     @Test func aShortBodyIsReadToItsEndAndDropped() {

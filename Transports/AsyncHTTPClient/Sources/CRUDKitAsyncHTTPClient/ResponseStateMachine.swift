@@ -106,7 +106,8 @@ struct ResponseStateMachine {
         if let drain {
             // A redirect that is followed: its body is dropped, whatever its size, not held within the size limit. A
             // short one is read to its end, so the connection carries the next hop; a longer one is not read.
-            if let contentLength, contentLength > drain {
+            // (`0`: a coded body, counted only once decoded, is not read at all.)
+            if (drain == 0 && !bodiless) || (contentLength ?? 0) > drain {
                 phase = .ended
                 return .stop
             }
