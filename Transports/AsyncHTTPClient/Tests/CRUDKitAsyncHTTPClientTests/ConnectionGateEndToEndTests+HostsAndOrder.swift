@@ -177,13 +177,17 @@ extension ConnectionGateEndToEndTests {
 
 extension ConnectionGateEndToEndTests {
     /// Requests that came to the gate one after another are sent in that order once places come free.
+    /// The first answer is held until all ten waiters are queued: with a fixed 0.2 s pause instead, a loaded machine
+    /// that queued them slower let `/first` end early, and the wait for the next waiter to queue never held.
     @Test func waitersAreSentInTheOrderTheyCame() async throws {
         let hits = Hits()
+        let release = DispatchSemaphore(value: 0)
         let server = try Self.server(hits: hits) { path, _, connection in
-            if path == "/first" { usleep(200_000) }
+            if path == "/first" { _ = release.wait(timeout: .now() + 30) }
             return connection.send(Self.answer())
         }
         defer { server.stop() }
+        defer { release.signal() }
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let base = server.url
         let host = try #require(AsyncHTTPClientTransport.gateKey(for: base))
@@ -195,6 +199,7 @@ extension ConnectionGateEndToEndTests {
             waiters.append(Task { await Self.send(transport, HTTPRequest(url: URL(string: "\(base)/w\(index)")!)) })
             await ConnectionGateTests.eventually { gate.counts(host).waiting == index + 1 }
         }
+        release.signal()
         let sent = waiters
         let outcomes = await Self.within(10, "the waiters") {
             var outcomes = [await first.value]
