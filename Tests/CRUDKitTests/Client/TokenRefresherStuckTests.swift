@@ -132,7 +132,11 @@ private final class StuckRefresh: Sendable {
         let stuck = StuckRefresh()
         defer { stuck.release() }
         let calls = Locked(0)
-        let auth = TokenRefresher(token: "stale", refreshTimeout: 1) { _ in
+        // The joining caller must come while the first refresh runs, a task start and a request away: 5 s (30 s
+        // under a sanitizer, where a loaded pool took over 2 s to start a task; see RequestCoalescingTests). With
+        // 1 s, a caller that came later started a second refresh, which worked, and got no timeout.
+        let limit: TimeInterval = TestEnvironment.underSanitizer ? 30 : 5
+        let auth = TokenRefresher(token: "stale", refreshTimeout: limit) { _ in
             // The first refresh hangs; the next one works.
             let call = calls.withLock { count -> Int in
                 count += 1
@@ -141,7 +145,7 @@ private final class StuckRefresh: Sendable {
             if call == 1 { return try await stuck.refresh() }
             return "fresh"
         }
-        #expect(await auth.refreshTimeout == 1)
+        #expect(await auth.refreshTimeout == limit)
         let transport = Self.server()
         let api = API(baseURL: testBase, transport: transport).with { $0.middleware.insert(auth, after: .retry) }
 
@@ -156,7 +160,7 @@ private final class StuckRefresh: Sendable {
                 Issue.record("expected the refresh timeout, got \(String(describing: error))")
                 continue
             }
-            #expect(seconds == 1)
+            #expect(seconds == limit)
             #expect(error?.errorDescription?.contains("refresh") == true)
         }
         // The stuck refresh was cancelled when it was abandoned.
