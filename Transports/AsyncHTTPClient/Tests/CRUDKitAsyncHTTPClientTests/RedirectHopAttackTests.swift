@@ -204,6 +204,10 @@ import Testing
 
     // MARK: Time across hops
 
+    /// Each hop answers after 0.5 s and the deadline is 1.2 s: `/h2` goes out at 0.5 s and `/h3` at 1 s at the
+    /// earliest, `/ok` never (a deadline per hop would let the chain reach it and succeed). Whether `/h3` went out
+    /// before 1.2 s depends on the machine ("exactly 3" failed at load 8: the first two hops took over 1.2 s);
+    /// 2 or 3 is what one deadline over every hop allows.
     @Test func oneDeadlineCoversEveryHopOfASlowServer() async throws {
         let server = try Self.start { request in
             let hops = ["/h1": "/h2", "/h2": "/h3", "/h3": "/ok"]
@@ -218,7 +222,7 @@ import Testing
         } throws: { error in
             if case .timedOut(.deadline(1.2))? = error as? CRUDError { true } else { false }
         }
-        #expect(server.requests.count == 3)
+        #expect((2...3).contains(server.requests.count), "\(server.requests.map(\.path))")
     }
 
     @Test func theIdleTimeoutHoldsOnHopTwo() async throws {
