@@ -217,11 +217,12 @@ extension ConnectionGateEndToEndTests {
 
 extension ConnectionGateEndToEndTests {
     /// Fifty requests at once to a port nothing listens on, one place: each fails at once with its cause, waiters
-    /// included, and nothing is kept.
+    /// included, and nothing is kept. The port is held by a socket that never listens (a stopped server's port, as
+    /// before, could be taken by a server of a test running beside this one, which then answered).
     @Test func refusedConnectionsWithWaitersAllEndAndKeepNoPlace() async throws {
-        let closed = try Self.server { _, _, _ in false }
-        let url = closed.url
-        closed.stop()
+        let (port, reserved) = try PassedInClientConnectTests.refusedPort()
+        defer { close(reserved) }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let outcomes = await Self.within(20, "refused requests") {
             await withTaskGroup(of: String.self) { group in
