@@ -6,8 +6,8 @@ import Testing
 @testable import CRUDKitHTTP
 
 /// Runs `body`, failing with ``ChallengeWatchdogExpired`` when it has not returned within `seconds` (five times as
-/// long under a sanitizer, as ``TestEnvironment/minutes(_:)``; its task is cancelled then), so a request that waits
-/// forever fails the test instead of hanging the suite. The limit only catches hangs: under a sanitizer the
+/// long under a sanitizer; its task is cancelled then), so a request that waits forever fails the test instead of
+/// hanging the suite. The limit only catches hangs: under a sanitizer the
 /// deadline tests allow an exchange to end up to 10 s late, which a fixed 5 s limit cut short.
 func withinSeconds<Value: Sendable>(
     _ seconds: Double, _ body: @escaping @Sendable () async throws -> Value
