@@ -191,16 +191,18 @@ public final class DownloadTask: Sendable {
         complete(.success(destination))
     }
 
+    /// Ends the download with `result`, once. A failure removes the partial file first: the ending is published
+    /// (to ``phase``, ``finished`` and its waiters) only once the file is gone, as they promise.
     private func complete(_ result: Result<URL, CRUDError>) {
         driver.end()
+        if case .failure = result, state.withLock({ $0.result == nil }) {
+            if let kept { kept.remove() } else { try? FileManager.default.removeItem(at: partial) }
+        }
         let waiters = state.withLock { state -> [CheckedContinuation<URL, any Error>] in
             guard state.result == nil else { return [] }
             state.result = result
             defer { state.waiters = [] }
             return state.waiters
-        }
-        if case .failure = result {
-            if let kept { kept.remove() } else { try? FileManager.default.removeItem(at: partial) }
         }
         for waiter in waiters { waiter.resume(with: result) }
     }

@@ -181,6 +181,10 @@ extension RedirectProbes {
         }
     }
 
+    /// Each hop answers after 0.5 s and the deadline is 1.2 s: `/h2` goes out at 0.5 s and `/h3` at 1 s at the
+    /// earliest, `/ok` never (a deadline per hop would let the chain reach it and succeed). Whether `/h3` went out
+    /// before 1.2 s depends on the machine ("exactly 3" failed at load 8: the first two hops took over 1.2 s); 2 or
+    /// 3 is what one deadline over every hop allows.
     var oneDeadlineCoversEveryHop: Check {
         Check(name: "one deadline covers every hop of a slow server") {
             let server = try Self.start { request in
@@ -194,7 +198,8 @@ extension RedirectProbes {
             try await Self.expectError("timedOut(.deadline(1.2))", { try await api.get("h1") }) {
                 if case .timedOut(.deadline(1.2)) = $0 { true } else { false }
             }
-            try Self.expect(server.requests.count == 3, "the server saw \(server.requests.count) requests")
+            try Self.expect(
+                (2...3).contains(server.requests.count), "the server saw \(server.requests.map(\.path))")
         }
     }
 

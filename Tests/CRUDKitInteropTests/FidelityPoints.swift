@@ -68,9 +68,16 @@ enum FidelityPoints {
         }
     }
 
-    /// `2026-11-27T10:13:44.517429Z` as `date.6Z`: the form of a time, not its value.
+    /// `2026-11-27T10:13:44.517429Z` as `date.6Z`: the form of a time, not its value. DRF writes the microseconds
+    /// Python's `isoformat()` gives, which leaves out a microsecond of 0: `2026-11-27T10:13:44Z` is DRF's form of
+    /// such a time, `date.6Z` too. (Read as a string, it failed the comparison with the double's `.000000` or
+    /// `.517429` one run in a million per time DRF wrote.)
     static func timeShape(_ value: JSON) -> String {
-        guard let text = value.string, let dot = text.firstIndex(of: ".") else { return kind(value) }
+        guard let text = value.string else { return kind(value) }
+        guard let dot = text.firstIndex(of: ".") else {
+            return text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z/) != nil
+                ? "date.6Z" : kind(value)
+        }
         return "date.\(text[text.index(after: dot)...].dropLast().count)Z"
     }
 

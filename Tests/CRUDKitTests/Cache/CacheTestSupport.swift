@@ -103,9 +103,10 @@ final class GateTransport: Transport {
 
 /// Waits, yielding, until `condition` holds; gives up with a failure after `limit` (five times as long under a
 /// sanitizer) or when the test is cancelled (by the suites' time limit), so a wait that never succeeds fails the
-/// test with a message instead of spinning on.
+/// test with a message instead of spinning on. The default is 120 s: the tasks waited for take a turn of the pool
+/// per step, and beside the CPU-heavy suites a turn took up to a second on the loaded 2 cores.
 func waitUntil(
-    _ what: String = "the condition", within limit: Duration = .seconds(20),
+    _ what: String = "the condition", within limit: Duration = .seconds(120),
     _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
     let giveUp = ContinuousClock.now + (TestEnvironment.underSanitizer ? limit * 5 : limit)

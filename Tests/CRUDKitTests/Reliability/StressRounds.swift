@@ -30,8 +30,8 @@ struct StressRounds: Sequence, CustomStringConvertible {
     static let skipReason: Comment =
         "a stress test, bounded by time: runs under .ci/stress.sh (CRUDKIT_STRESS_SECONDS=<seconds per test>)"
 
-    /// A stress test's time limit: its seconds rounded up to minutes, two more for its last round and its checks
-    /// (five times that under a sanitizer, as ``TestEnvironment/minutes(_:)`` gives).
+    /// A stress test's time limit: its seconds rounded up to minutes, two more for its last round and its checks,
+    /// scaled as ``TestEnvironment/minutes(_:)`` scales every limit.
     static var timeLimit: TimeLimitTrait {
         .timeLimit(.minutes(TestEnvironment.minutes(Int(((seconds ?? 0) / 60).rounded(.up)) + 2)))
     }

@@ -177,13 +177,17 @@ extension ConnectionGateEndToEndTests {
 
 extension ConnectionGateEndToEndTests {
     /// Requests that came to the gate one after another are sent in that order once places come free.
+    /// The first answer is held until all ten waiters are queued: with a fixed 0.2 s pause instead, a loaded machine
+    /// that queued them slower let `/first` end early, and the wait for the next waiter to queue never held.
     @Test func waitersAreSentInTheOrderTheyCame() async throws {
         let hits = Hits()
+        let release = DispatchSemaphore(value: 0)
         let server = try Self.server(hits: hits) { path, _, connection in
-            if path == "/first" { usleep(200_000) }
+            if path == "/first" { _ = release.wait(timeout: .now() + 30) }
             return connection.send(Self.answer())
         }
         defer { server.stop() }
+        defer { release.signal() }
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let base = server.url
         let host = try #require(AsyncHTTPClientTransport.gateKey(for: base))
@@ -195,6 +199,7 @@ extension ConnectionGateEndToEndTests {
             waiters.append(Task { await Self.send(transport, HTTPRequest(url: URL(string: "\(base)/w\(index)")!)) })
             await ConnectionGateTests.eventually { gate.counts(host).waiting == index + 1 }
         }
+        release.signal()
         let sent = waiters
         let outcomes = await Self.within(10, "the waiters") {
             var outcomes = [await first.value]
@@ -212,11 +217,12 @@ extension ConnectionGateEndToEndTests {
 
 extension ConnectionGateEndToEndTests {
     /// Fifty requests at once to a port nothing listens on, one place: each fails at once with its cause, waiters
-    /// included, and nothing is kept.
+    /// included, and nothing is kept. The port is held by a socket that never listens (a stopped server's port, as
+    /// before, could be taken by a server of a test running beside this one, which then answered).
     @Test func refusedConnectionsWithWaitersAllEndAndKeepNoPlace() async throws {
-        let closed = try Self.server { _, _, _ in false }
-        let url = closed.url
-        closed.stop()
+        let (port, reserved) = try PassedInClientConnectTests.refusedPort()
+        defer { close(reserved) }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 1, idleTimeout: 10))
         let outcomes = await Self.within(20, "refused requests") {
             await withTaskGroup(of: String.self) { group in

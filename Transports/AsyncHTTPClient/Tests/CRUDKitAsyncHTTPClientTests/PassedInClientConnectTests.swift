@@ -12,11 +12,12 @@ import Glibc
 /// Connection failures through a client passed to `init(client:)`, whose settings the transport does
 /// not choose (`HTTPClient.shared` retries connection establishment, with a 10 s connect timeout).
 @Suite(.timeLimit(.minutes(1))) struct PassedInClientConnectTests {
-    /// A port on 127.0.0.1 where nothing listens (bound, then closed): a connection there is refused.
-    static func refusedPort() throws -> Int {
+    /// A port on 127.0.0.1 where nothing listens: a socket bound to it that never listens, so a connection there is
+    /// refused, and the port stays reserved until the caller closes `descriptor` (closing it at once, as before, let
+    /// a server of a test running beside this one take the port, and the connection was answered).
+    static func refusedPort() throws -> (port: Int, descriptor: Int32) {
         let (descriptor, address) = try ConnectTimeoutTests.boundSocket()
-        close(descriptor)
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (Int(UInt16(bigEndian: address.sin_port)), descriptor)
     }
 
     /// A known difference, pinned (LinuxServers.md says it): a refused connection through `HTTPClient.shared` (as
@@ -27,7 +28,8 @@ import Glibc
     /// fault ends two ways. The client you pass in is yours to configure; an owned client fails at once.)
     @Test func aRefusedConnectionThroughTheSharedClientEndsByTheIdleTime() async throws {
         let idle = 2.0
-        let port = try Self.refusedPort()
+        let (port, reserved) = try Self.refusedPort()
+        defer { close(reserved) }
         let url = URL(string: "http://127.0.0.1:\(port)/people")!
         var seen: [String] = []
         let transports: [(String, any ResumableTransport)] = [
