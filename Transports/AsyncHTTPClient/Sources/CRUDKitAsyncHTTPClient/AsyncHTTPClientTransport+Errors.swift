@@ -39,14 +39,6 @@ extension AsyncHTTPClientTransport {
         return error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
     }
 
-    /// Whether `error` only says that the body of a redirect the follower follows, which is being dropped
-    /// (`draining`), did not decode or decoded past the size limit (a gzip bomb): its content is never used, so the
-    /// exchange answers with the head and the redirect is followed.
-    static func endsDroppedBody(_ error: any Error, draining: Bool) -> Bool {
-        guard draining else { return false }
-        return error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError
-    }
-
     /// The transport-neutral reason for an AsyncHTTPClient, NIO or NIOSSL error.
     static func reason(of error: any Error) -> TransportFailure.Reason {
         switch error {

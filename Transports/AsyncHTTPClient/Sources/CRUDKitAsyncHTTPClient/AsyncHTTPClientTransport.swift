@@ -412,10 +412,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 }
             }
         } catch {
-            guard
-                endsBodiless(error, bodiless: machine.bodiless, received: received)
-                    || endsDroppedBody(error, draining: machine.phase == .draining)
-            else {
+            guard endsBodiless(error, bodiless: machine.bodiless, received: received) else {
                 throw failure(error, machine: &machine, idleTimeout: idleTimeout)
             }
         }

@@ -104,13 +104,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     /// The answer to give when the request ended with `error` because the body of a redirect the follower follows
-    /// passed the drain (``FollowedRedirectBodyLeft``) or did not decode (see
-    /// `AsyncHTTPClientTransport.endsDroppedBody(_:draining:)`): the head without a body; `nil` otherwise.
+    /// passed the drain (``FollowedRedirectBodyLeft``): the head without a body; `nil` otherwise. (A coded body,
+    /// which alone could fail to decode, is never drained: see `HTTPRequest.followedRedirectDrain`.)
     func followedRedirect(after error: any Error) -> HTTPResponse? {
-        guard let head = state.withLockedValue({ $0.head }),
-            error is FollowedRedirectBodyLeft
-                || AsyncHTTPClientTransport.endsDroppedBody(error, draining: head.machine.phase == .draining)
-        else { return nil }
+        guard error is FollowedRedirectBodyLeft, let head = state.withLockedValue({ $0.head }) else { return nil }
         return HTTPResponse(status: head.status, headers: head.headers, url: request.url)
     }
 
