@@ -251,6 +251,37 @@ import Testing
         #expect(transport.requests.first?.deadline == nil)
     }
 
+    /// A caller's deadline holds even when its timer runs late: the shared exchange carries no deadline (it may
+    /// follow redirects past the caller's), so an answer that arrives after the caller's deadline, before the timer
+    /// has run (a busy pool), must be that caller's timeout. Found in CI: a coalesced read through three slow
+    /// redirects returned the last hop's 200 after its 1.2 s deadline. The clock here moves past the deadline
+    /// without waiting for it (the timer, an hour away, never runs in the test); a caller with no deadline, or one
+    /// still ahead, gets the answer.
+    @Test func anAnswerAfterACallersDeadlineIsItsTimeoutEvenBeforeItsTimerRuns() async throws {
+        let clock = Locked(ContinuousClock.now)
+        let coalescer = RequestCoalescer(now: { clock.withLock { $0 } })
+        let key = try #require(RequestCoalescer.Key(HTTPRequest(method: .get, url: testBase)))
+        let (started, signal) = AsyncStream.makeStream(of: Void.self)
+        let gate = Promise<Void>()
+        let exchange: @Sendable () async throws -> HTTPResponse = {
+            signal.yield()
+            try await gate.future.value
+            return HTTPResponse(status: 200, body: Data("late".utf8))
+        }
+        let late = Task { try await coalescer.response(for: key, deadline: 3_600, operation: exchange) }
+        for await _ in started { break }
+        let unbounded = Task { try await coalescer.response(for: key, operation: exchange) }
+        let ahead = Task { try await coalescer.response(for: key, deadline: 7_200, operation: exchange) }
+        await waitUntil("three callers waiting for one exchange") { coalescer.waitingCallers == 3 }
+        clock.withLock { $0 += .seconds(3_601) }
+        gate.succeed(())
+        let error = await crudError { try await late.value }
+        #expect(error.map { "\($0)" } == "\(CRUDError.timedOut(.deadline(3_600)))")
+        #expect(try await unbounded.value.status == 200)
+        #expect(try await ahead.value.status == 200)
+        #expect(coalescer.flightCount == 0)
+    }
+
     // MARK: - Keyed on what is sent
 
     enum Signing {

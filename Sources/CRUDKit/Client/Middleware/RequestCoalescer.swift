@@ -8,7 +8,9 @@ import Foundation
 ///
 /// Cancellation and deadlines are per caller: a caller that is cancelled stops waiting at once with
 /// ``CRUDError/cancelled``, and one whose deadline passes with ``CRUDError/Timeout/deadline(_:)``, while the others
-/// keep waiting; a caller who joins late is not held to the first caller's deadline. The shared exchange is
+/// keep waiting; a caller who joins late is not held to the first caller's deadline. A caller's deadline holds even
+/// when its timer is late (a busy thread pool): an answer that arrives after it is that caller's timeout, never its
+/// response, as the shared exchange, sent without a deadline, may have followed redirects past it. The shared exchange is
 /// cancelled only when every caller waiting for it has left. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
 /// afterwards is sent afresh, and nothing is kept once nothing is in flight.
 package final class RequestCoalescer: Sendable {
@@ -52,7 +54,14 @@ package final class RequestCoalescer: Sendable {
     private struct Flight {
         let key: Key
         var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<HTTPResponse, any Error>] = [:]
+        var waiters: [Int: Waiter] = [:]
+    }
+
+    /// A caller waiting for a flight: where its answer goes, and its deadline, if it has one.
+    private struct Waiter {
+        let continuation: CheckedContinuation<HTTPResponse, any Error>
+        /// When the caller's deadline passes, and its figure in seconds (for the error); `nil` for none.
+        let deadline: (due: ContinuousClock.Instant, seconds: TimeInterval)?
     }
 
     /// Where one caller is: numbered but not yet waiting, waiting for an exchange, or gone before it could wait.
@@ -77,9 +86,14 @@ package final class RequestCoalescer: Sendable {
 
     /// The lock guarding every exchange in flight and its waiters.
     private let state = Locked(State())
+    /// The clock deadlines are read on (a test's, to pass a deadline without waiting for it).
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates an empty coalescer.
-    package init() {}
+    /// - Parameter now: The current time; the continuous clock's unless a test moves it.
+    package init(now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.now = now
+    }
 
     /// The response to the request `key` stands for: from the exchange in flight for `key` if there is one,
     /// otherwise from `operation`, run once for every caller that asks before it completes.
@@ -104,7 +118,11 @@ package final class RequestCoalescer: Sendable {
             state.callers[state.nextNumber] = .arriving
             return state.nextNumber
         }
-        // This caller's own deadline: when it passes, this caller leaves (the exchange goes on for the others).
+        // This caller's own deadline: when it passes, this caller leaves (the exchange goes on for the others). The
+        // timer may run late; an answer that comes after the deadline is a timeout all the same (see `finish`).
+        let due = deadline.flatMap { seconds in
+            Self.nanoseconds(seconds).map { (due: now() + .nanoseconds(Int64($0)), seconds: seconds) }
+        }
         let timer = deadline.flatMap { seconds in
             Self.nanoseconds(seconds).map { nanoseconds in
                 Task { [self] in
@@ -126,15 +144,16 @@ package final class RequestCoalescer: Sendable {
                         state.callers[waiter] = nil
                         return .failure(.cancelled)
                     }
+                    let entry = Waiter(continuation: continuation, deadline: due)
                     if let number = state.joinable[key] {
-                        state.flights[number]?.waiters[waiter] = continuation
+                        state.flights[number]?.waiters[waiter] = entry
                         state.callers[waiter] = .waiting(number)
                         return .success(nil)
                     }
                     state.nextNumber += 1
                     let number = state.nextNumber
                     var flight = Flight(key: key)
-                    flight.waiters[waiter] = continuation
+                    flight.waiters[waiter] = entry
                     state.flights[number] = flight
                     state.joinable[key] = number
                     state.callers[waiter] = .waiting(number)
@@ -204,15 +223,24 @@ package final class RequestCoalescer: Sendable {
         }
     }
 
-    /// Hands `result` to every caller of exchange `number`, and forgets the exchange.
+    /// Hands `result` to every caller of exchange `number` whose deadline has not passed (a caller whose deadline
+    /// passed, its timer not having run yet, gets ``CRUDError/Timeout/deadline(_:)``), and forgets the exchange.
     private func finish(_ number: Int, with result: Result<HTTPResponse, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<HTTPResponse, any Error>] in
+        let waiters = state.withLock { state -> [Waiter] in
             guard let flight = state.flights.removeValue(forKey: number) else { return [] }
             if state.joinable[flight.key] == number { state.joinable[flight.key] = nil }
             for waiter in flight.waiters.keys { state.callers[waiter] = nil }
             return Array(flight.waiters.values)
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        guard !waiters.isEmpty else { return }
+        let arrived = waiters.contains { $0.deadline != nil } ? now() : nil
+        for waiter in waiters {
+            if let deadline = waiter.deadline, let arrived, arrived >= deadline.due {
+                waiter.continuation.resume(throwing: CRUDError.timedOut(.deadline(deadline.seconds)))
+            } else {
+                waiter.continuation.resume(with: result)
+            }
+        }
     }
 
     /// Lets a caller go with `error` (it was cancelled, or its deadline passed); cancels the exchange when it was
@@ -228,7 +256,7 @@ package final class RequestCoalescer: Sendable {
                 return (nil, nil)
             case .waiting(let number):
                 state.callers[waiter] = nil
-                guard let continuation = state.flights[number]?.waiters.removeValue(forKey: waiter) else {
+                guard let continuation = state.flights[number]?.waiters.removeValue(forKey: waiter)?.continuation else {
                     return (nil, nil)
                 }
                 guard let flight = state.flights[number], flight.waiters.isEmpty else { return (continuation, nil) }
