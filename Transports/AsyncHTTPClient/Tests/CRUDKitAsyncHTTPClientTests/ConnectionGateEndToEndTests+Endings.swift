@@ -234,7 +234,9 @@ extension ConnectionGateEndToEndTests {
         }
         let elapsed = clock.now - started
         #expect(late == "timedOut(deadline(0.3))" || late == "status 200, 2 bytes", "\(late ?? "hung")")
-        #expect(elapsed < .seconds(2), "the late waiter took \(elapsed)")
+        // Busy loops (this crowd, and the rest of the suite) have made one exchange 2.8 s late; the crowd behind it
+        // takes far longer than 5 s.
+        #expect(elapsed < .seconds(5), "the late waiter took \(elapsed)")
         let outcomes = await Self.within(40, "the 200 requests") { await crowd.value }
         #expect(outcomes?.count == 200)
         for outcome in outcomes ?? [] {

@@ -75,8 +75,13 @@ import Testing
         ])
         defer { server.stop() }
         let api = API(baseURL: server.baseURL, transport: Self.transport())
-        let response = try await api.get("r")
-        #expect(Self.text(response) == "GET /ok 0")
+        do {
+            #expect(Self.text(try await api.get("r")) == "GET /ok 0")
+        } catch CRUDError.transport {
+            // AsyncHTTPClient closes a connection that sends bytes nobody asked for; when the hop to `/ok` had been
+            // put on it (seen with the suite run one test at a time), that hop fails as a lost connection. Never
+            // the smuggled answer.
+        }
         // The pool is not poisoned: the next request gets its own answer.
         #expect(Self.text(try await api.get("after")) == "GET /after 0")
     }
@@ -125,43 +130,39 @@ import Testing
         return [header] + Array(repeating: blocks, count: chunks)
     }
 
-    /// A coded followed redirect on the streaming (download) path, while the rest of the suite runs beside it.
-    static let codedDownloadIssue: Comment =
-        "a download whose first hop is a gzip-coded followed redirect can wait past its deadline under a full run"
-
     /// A body's bytes are counted once decoded, so a followed redirect whose gzip body never decodes to a byte (empty
     /// deflate blocks) was read to its end or the deadline and never followed; a coded redirect body is now not read
     /// at all. Into memory and into a download's file alike.
+    ///
+    /// Alone, each is followed in about 15 ms; in the full suite, whose first seconds keep AsyncHTTPClient's event
+    /// loops (two on two cores, shared by every test) busy, the same took up to 2.8 s (measured: the server saw `/ok`
+    /// 0.4–1.9 s after `/r`). So the figures are far apart: a deadline of 30 s, 60 s of wire bytes, and an answer
+    /// within 15 s. (This was marked a known issue of the download path; it was the busy loops.)
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func endlessGzipThatDecodesToNothingIsFollowedAfterAFewKilobytes(download: Bool) async throws {
-        // About 5 s of wire bytes (1,000 chunks of 510 bytes, 5 ms apart), none of which decodes to a byte.
+        // About 60 s of wire bytes (12,000 chunks of 510 bytes, 5 ms apart), none of which decodes to a byte.
         let stream = LoopbackReply.stream(
             LoopbackStream(
                 status: 302, headers: ["Location": "/ok", "Content-Encoding": "gzip"],
-                chunks: Self.emptyGzipBlocks(chunks: 1_000), delay: 0.005, declaresLength: false))
+                chunks: Self.emptyGzipBlocks(chunks: 12_000), delay: 0.005, declaresLength: false))
         let server = try Self.start(["/r": stream])
         defer { server.stop() }
         let api = API(baseURL: server.baseURL, transport: Self.transport()).with {
-            $0.deadline = 2
-            $0.downloadDeadline = 2
+            $0.deadline = 30
+            $0.downloadDeadline = 30
         }
         let start = ContinuousClock.now
-        // Before: CRUDError.timedOut(.deadline(2)).
+        // Before: CRUDError.timedOut(.deadline(30)).
         if download {
-            // Known issue: alone, this download is followed in about 15 ms; in the full suite its first hop has
-            // waited past the deadline (the server never saw `/ok`), cause not found yet.
-            await withKnownIssue(Self.codedDownloadIssue, isIntermittent: true) {
-                try await withDirectory { directory in
-                    let file = directory.appendingPathComponent("f")
-                    _ = try await api.download("r", to: file)
-                    #expect(FileManager.default.contents(atPath: file.path) == Data("GET /ok 0".utf8))
-                }
-                #expect(start.duration(to: .now) < .seconds(2))
+            try await withDirectory { directory in
+                let file = directory.appendingPathComponent("f")
+                _ = try await api.download("r", to: file)
+                #expect(FileManager.default.contents(atPath: file.path) == Data("GET /ok 0".utf8))
             }
         } else {
             #expect(Self.text(try await api.get("r")) == "GET /ok 0")
-            #expect(start.duration(to: .now) < .seconds(2))
         }
+        #expect(start.duration(to: .now) < .seconds(15), "took \(start.duration(to: .now))")
     }
 
     /// A gzip-coded 302 declaring a gigabyte is followed after its head, as the same 302 without a coding is
@@ -237,34 +238,36 @@ import Testing
 
     /// The deadline on the streaming (download) path, while a followed redirect's short body trickles (draining) and
     /// while a 200's body trickles; an empty-gzip redirect body that trickles is not read, so the redirect is
-    /// followed at its head.
+    /// followed at its head. The bodies trickle for 20 s or more and each bound is under half that: the suite's busy
+    /// event loops have made an exchange 2.8 s late (see the endless-gzip test).
     @Test(.timeLimit(.minutes(1)), arguments: ["drain", "gzip", "ok"])
     func downloadDeadlineMidBody(kind: String) async throws {
         let reply: LoopbackReply
         switch kind {
-        case "drain": reply = Self.chunked(Array(repeating: 300, count: 10), delay: 0.5)
+        case "drain": reply = Self.chunked(Array(repeating: 50, count: 40), delay: 0.5)
         case "gzip":
             reply = .stream(
                 LoopbackStream(
                     status: 302, headers: ["Location": "/ok", "Content-Encoding": "gzip"],
-                    chunks: Self.emptyGzipBlocks(chunks: 12), delay: 0.5, declaresLength: false))
+                    chunks: Self.emptyGzipBlocks(chunks: 60), delay: 0.5, declaresLength: false))
         default:
-            reply = .stream(LoopbackStream(chunks: Array(repeating: Data(count: 300), count: 12), delay: 0.5))
+            reply = .stream(LoopbackStream(chunks: Array(repeating: Data(count: 300), count: 40), delay: 0.5))
         }
         let server = try Self.start(["/r": reply])
         defer { server.stop() }
+        // The gzip redirect is followed (before: read to the deadline); the others end at the deadline (before: at
+        // the body's end, 20 s on).
+        let deadline: TimeInterval = kind == "gzip" ? 20 : 1
         let api = API(baseURL: server.baseURL, transport: Self.transport()).with {
-            $0.deadline = 1
-            $0.downloadDeadline = 1
+            $0.deadline = deadline
+            $0.downloadDeadline = deadline
         }
         let start = ContinuousClock.now
         try await withDirectory { directory in
             let file = directory.appendingPathComponent("f")
             if kind == "gzip" {
-                await withKnownIssue(Self.codedDownloadIssue, isIntermittent: true) {
-                    _ = try await api.download("r", to: file)
-                    #expect(FileManager.default.contents(atPath: file.path) == Data("GET /ok 0".utf8))
-                }
+                _ = try await api.download("r", to: file)
+                #expect(FileManager.default.contents(atPath: file.path) == Data("GET /ok 0".utf8))
                 return
             }
             await #expect {
@@ -273,7 +276,7 @@ import Testing
                 if case CRUDError.timedOut(.deadline(1)) = error { true } else { false }
             }
         }
-        #expect(start.duration(to: .now) < .seconds(3), "took \(start.duration(to: .now))")
+        #expect(start.duration(to: .now) < .seconds(9), "took \(start.duration(to: .now))")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -295,7 +298,8 @@ import Testing
         let start = ContinuousClock.now
         task.cancel()
         let result = await task.result
-        #expect(start.duration(to: .now) < .seconds(3))
+        // The body's next piece is 5 s away and the rest 10 s; busy loops have made an exchange 2.8 s late.
+        #expect(start.duration(to: .now) < .seconds(4.5))
         #expect(throws: CRUDError.self) { try result.get() }
         if case .failure(let error) = result {
             #expect({ if case CRUDError.cancelled = error { true } else { false } }(), "\(error)")
