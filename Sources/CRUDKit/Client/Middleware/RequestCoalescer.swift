@@ -170,10 +170,11 @@ package final class RequestCoalescer: Sendable {
         }
     }
 
-    /// `seconds` as whole nanoseconds for a timer; `nil` for no limit (infinite, or beyond a century); zero,
-    /// negative and NaN give zero.
+    /// `seconds` as whole nanoseconds for a timer; `nil` for no limit (infinite or NaN, as the transports and the
+    /// redirect stage read a deadline that is not finite, or beyond a century); zero and negative give zero.
     private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
-        if seconds.isNaN || seconds <= 0 { return 0 }
+        guard seconds.isFinite else { return nil }
+        if seconds <= 0 { return 0 }
         guard seconds < 3_155_760_000 else { return nil }
         return UInt64(seconds * 1e9)
     }
