@@ -10,7 +10,9 @@ import Foundation
 ///   credentials by its rules); more than ``limit`` redirects fail with ``CRUDError/tooManyRedirects(limit:)``;
 /// - one deadline covers every hop: the request's ``HTTPRequest/deadline`` counts from the first hop, each later hop
 ///   carries what is left of it, and when nothing is left the exchange fails with ``CRUDError/Timeout/deadline(_:)``
-///   (the request's own figure, whichever hop ran out);
+///   (the request's own figure, whichever hop ran out); with `holdingTheAnswer`, an answer kept in memory that
+///   arrives at or after the deadline (its transport's timer late, on a busy machine) is that timeout too, as for a
+///   read shared with others (``RequestCoalescer``), while a download's answer, its file already in place, is kept;
 /// - with a ``jar``, each hop's `Set-Cookie` is stored under the URL that answered it, and each later hop on the same
 ///   origin as the hop before carries the jar's `Cookie` for its own URL in place of the one the jar gave the hop
 ///   before; a hop to another origin carries none (the jar matches hosts, not ports or schemes), and a `Cookie` the
@@ -47,11 +49,14 @@ package struct RedirectFollower: Sendable {
     /// Sends `request` with `send`, then each redirect the policy follows, and returns the last response.
     /// - Parameters:
     ///   - request: The first hop.
+    ///   - holdingTheAnswer: Whether the deadline holds for the last response too (an answer in memory, which is
+    ///     dropped): one that arrives at or after it is ``CRUDError/Timeout/deadline(_:)``. `false` for a download,
+    ///     whose file the transport has already put in place.
     ///   - send: Sends one hop (one exchange, no redirects) and returns its response.
     /// - Returns: The response that ends the chain of redirects, whatever its status.
     /// - Throws: ``CRUDError``, and what `send` throws.
     package func follow(
-        _ request: HTTPRequest, send: (HTTPRequest) async throws -> HTTPResponse
+        _ request: HTTPRequest, holdingTheAnswer: Bool = false, send: (HTTPRequest) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         let deadline = request.deadline.flatMap { $0.isFinite ? $0 : nil }
         let start = deadline == nil ? nil : ContinuousClock.now
@@ -71,6 +76,10 @@ package struct RedirectFollower: Sendable {
             if response.url == nil { response.url = current.url }
             jar?.store(from: response.headers, for: current.url)
             guard var next = RedirectPolicy.nextRequest(after: response, to: current, redaction: redaction) else {
+                // The transport's timer fires the deadline; when it ran late, the answer that came first is past it.
+                if holdingTheAnswer, let deadline, let start, Self.seconds(since: start) >= deadline {
+                    throw CRUDError.timedOut(.deadline(deadline))
+                }
                 return response
             }
             followed += 1
@@ -89,12 +98,18 @@ package struct RedirectFollower: Sendable {
                 }
             }
             if let deadline, let start {
-                let elapsed = start.duration(to: .now).components
-                let left = deadline - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
+                let left = deadline - Self.seconds(since: start)
                 guard left > 0 else { throw CRUDError.timedOut(.deadline(deadline)) }
                 next.deadline = left
             }
             current = next
         }
+    }
+
+    /// The seconds since `start`, as a `Double` (a deadline of any finite figure compares with it; building a
+    /// `Duration` from one past `Int64` seconds would trap).
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }

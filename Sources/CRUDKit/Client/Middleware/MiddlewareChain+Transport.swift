@@ -37,7 +37,9 @@ extension MiddlewareChain {
         do {
             switch context.transfer {
             case .memory(let observer):
-                response = try await redirects.follow(request) { try await transport.send($0, observer: observer) }
+                response = try await redirects.follow(request, holdingTheAnswer: true) {
+                    try await transport.send($0, observer: observer)
+                }
             case .handle(let control, let observer):
                 response = try await control.exchange(
                     request, observer: observer, transport: transport, redirects: redirects)
