@@ -12,7 +12,7 @@ import Foundation
 ///   carries what is left of it, and when nothing is left the exchange fails with ``CRUDError/Timeout/deadline(_:)``
 ///   (the request's own figure, whichever hop ran out); with `holdingTheAnswer`, an answer kept in memory that
 ///   arrives at or after the deadline (its transport's timer late, on a busy machine) is that timeout too, as for a
-///   read shared with others (``RequestCoalescer``), while a download's answer, its file already in place, is kept;
+///   read shared with others (`RequestCoalescer`), while a download's answer, its file already in place, is kept;
 /// - with a ``jar``, each hop's `Set-Cookie` is stored under the URL that answered it, and each later hop on the same
 ///   origin as the hop before carries the jar's `Cookie` for its own URL in place of the one the jar gave the hop
 ///   before; a hop to another origin carries none (the jar matches hosts, not ports or schemes), and a `Cookie` the
