@@ -10,8 +10,8 @@ import Foundation
 /// ``CRUDError/cancelled``, and one whose deadline passes with ``CRUDError/Timeout/deadline(_:)``, while the others
 /// keep waiting; a caller who joins late is not held to the first caller's deadline. A caller's deadline holds even
 /// when its timer is late (a busy thread pool): an answer that arrives after it is that caller's timeout, never its
-/// response, as the shared exchange, sent without a deadline, may have followed redirects past it. The shared exchange is
-/// cancelled only when every caller waiting for it has left. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
+/// response, as the shared exchange, sent without a deadline, may have followed redirects past it. The shared
+/// exchange is cancelled only when every caller waiting for it has left. An exchange leaves the table the moment it completes (or its last caller leaves), so a request made
 /// afterwards is sent afresh, and nothing is kept once nothing is in flight.
 package final class RequestCoalescer: Sendable {
     /// What makes two requests identical: the method (`GET` or `HEAD`), the URL as sent,
@@ -120,15 +120,12 @@ package final class RequestCoalescer: Sendable {
         }
         // This caller's own deadline: when it passes, this caller leaves (the exchange goes on for the others). The
         // timer may run late; an answer that comes after the deadline is a timeout all the same (see `finish`).
-        let due = deadline.flatMap { seconds in
-            Self.nanoseconds(seconds).map { (due: now() + .nanoseconds(Int64($0)), seconds: seconds) }
-        }
-        let timer = deadline.flatMap { seconds in
-            Self.nanoseconds(seconds).map { nanoseconds in
-                Task { [self] in
-                    try? await Task.sleep(nanoseconds: nanoseconds)
-                    if !Task.isCancelled { leave(waiter, with: .timedOut(.deadline(seconds))) }
-                }
+        let limit = deadline.flatMap { seconds in Self.nanoseconds(seconds).map { (seconds, $0) } }
+        let due = limit.map { (due: now() + .nanoseconds(Int64($0.1)), seconds: $0.0) }
+        let timer = limit.map { seconds, nanoseconds in
+            Task { [self] in
+                try? await Task.sleep(nanoseconds: nanoseconds)
+                if !Task.isCancelled { leave(waiter, with: .timedOut(.deadline(seconds))) }
             }
         }
         defer { timer?.cancel() }

@@ -5,9 +5,10 @@ import Testing
 
 @testable import CRUDKit
 
-/// Red-team probes of the coalescer's per-caller deadlines (9228af0): a caller's deadline holds even when its timer
-/// is late, the others keep waiting, nothing is kept once nothing is in flight, and no figure traps.
-@Suite(.timeLimit(.minutes(TestEnvironment.minutes(2)))) struct CoalescerRedTeamTests {
+/// Each caller's deadline on a shared read: it holds even when its timer is late (an answer or a failure after it is
+/// that caller's timeout), the others keep waiting, a deadline that is not finite is none (as for a read not
+/// shared), nothing is kept once nothing is in flight, and no figure traps.
+@Suite(.timeLimit(.minutes(TestEnvironment.minutes(2)))) struct CoalescedDeadlineTests {
     private static let key = RequestCoalescer.Key(HTTPRequest(method: .get, url: testBase))!
 
     /// A coalescer on a clock the test moves.
@@ -29,11 +30,14 @@ import Testing
     // MARK: - Figures
 
     /// Every figure a deadline can take: none traps; one already passed (zero, negative, tiny) is the caller's
-    /// timeout, one beyond a century (or infinite) is none at all.
+    /// timeout, one beyond a century is none at all, and so is one that is not finite (infinite or NaN), as
+    /// `HTTPRequest.deadline`, the transports and the redirect stage read it: a shared read must not end at once
+    /// with a timeout where the same read not shared is answered.
     @Test(arguments: [
         (0.0, false), (-0.0, false), (-1.0, false), (1e-9, false), (1e-300, false), (-1e300, false),
         (-Double.greatestFiniteMagnitude, false), (3e9, true), (3_155_759_999.0, true), (3_155_760_000.0, true),
         (9.2e9, true), (9.3e9, true), (1e300, true), (Double.greatestFiniteMagnitude, true), (Double.infinity, true),
+        (-Double.infinity, true), (Double.nan, true),
     ])
     func aDeadlineOfAnyFigureNeverTraps(seconds: Double, answered: Bool) async throws {
         let (coalescer, clock) = Self.moved()
@@ -52,27 +56,6 @@ import Testing
         let outcome = await Self.status { try await caller.value }
         #expect(outcome == (answered ? "200" : "\(CRUDError.timedOut(.deadline(seconds)))"), "deadline \(seconds)")
         await waitUntil("nothing kept") { coalescer.flightCount == 0 && coalescer.waitingCallers == 0 }
-    }
-
-    /// `HTTPRequest.deadline`: "`nil` (or an infinite value) for none", and the transports and the redirect stage
-    /// read NaN and -infinity as none. A shared read must not end at once with a timeout where the same read not
-    /// shared is answered.
-    @Test(arguments: [-Double.infinity, Double.nan])
-    func aNonFiniteDeadlineIsNoneAsForAReadNotShared(seconds: Double) async throws {
-        let (coalescer, clock) = Self.moved()
-        let gate = Promise<Void>()
-        let ended = Locked(false)
-        let caller = Task {
-            defer { ended.withLock { $0 = true } }
-            return try await coalescer.response(for: Self.key, deadline: seconds) {
-                try await gate.future.value
-                return HTTPResponse(status: 200)
-            }
-        }
-        await waitUntil("the caller waiting or gone") { coalescer.waitingCallers == 1 || ended.withLock { $0 } }
-        clock.withLock { $0 += .seconds(1) }
-        _ = gate.succeed(())
-        #expect(await Self.status { try await caller.value } == "200", "deadline \(seconds)")
     }
 
     // MARK: - Races
@@ -231,8 +214,7 @@ import Testing
             if request.url.path.hasSuffix("/a") {
                 return HTTPResponse(status: 302, headers: ["Location": testBase.absoluteString + "/b"])
             }
-            let until = ContinuousClock.now + delay
-            while ContinuousClock.now < until { await Task.yield() }
+            try await Task.sleep(for: delay)
             return HTTPResponse(status: 200)
         }
     }
@@ -277,6 +259,7 @@ import Testing
         }
         await waitUntil("nothing kept") { api.coalescer.flightCount == 0 && api.coalescer.waitingCallers == 0 }
     }
+
     /// Over a loopback server and the real transport, a read with a NaN or -infinity deadline ends the same shared
     /// or not (not shared, the transport and the redirect stage read it as none, and the read is answered).
     @Test(arguments: [-Double.infinity, Double.nan])
